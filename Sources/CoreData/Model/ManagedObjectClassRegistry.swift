@@ -1,0 +1,42 @@
+import Synchronization
+
+/// Maps an entity's `managedObjectClassName` to a Swift class.
+///
+/// Linux has no Objective-C runtime to look classes up by bare name, so a subclass is found
+/// by `NSClassFromString` with a module prefix, or from this registry, which every subclass
+/// joins the first time it is instantiated or named in a typed fetch request.
+final class ManagedObjectClassRegistry: Sendable {
+    static let shared = ManagedObjectClassRegistry()
+
+    private let classesByName = Mutex<[String: NSManagedObject.Type]>([:])
+    private let modulesSeen = Mutex<Set<String>>([ProcessInfo.processInfo.processName])
+
+    /// Remembers `objectClass` under its bare and module-qualified names.
+    func register(_ objectClass: NSManagedObject.Type) {
+        guard objectClass != NSManagedObject.self else { return }
+        let qualified = String(reflecting: objectClass)
+        let bare = String(describing: objectClass)
+        classesByName.withLock { classes in
+            if classes[bare] == nil { classes[bare] = objectClass }
+            classes[qualified] = objectClass
+        }
+        if let module = qualified.split(separator: ".").first, qualified.contains(".") {
+            modulesSeen.withLock { _ = $0.insert(String(module)) }
+        }
+    }
+
+    /// The class to instantiate for `entity`, falling back to `NSManagedObject`.
+    func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
+        let name = entity.managedObjectClassName ?? "NSManagedObject"
+        if name == "NSManagedObject" { return NSManagedObject.self }
+        if let found = classesByName.withLock({ $0[name] }) { return found }
+        let candidates = [name] + modulesSeen.withLock { Array($0) }.map { "\($0).\(name)" }
+        for candidate in candidates {
+            if let found = NSClassFromString(candidate) as? NSManagedObject.Type {
+                register(found)
+                return found
+            }
+        }
+        return NSManagedObject.self
+    }
+}

@@ -1,0 +1,37 @@
+/// A typed value an entity stores, with its default and validation rules.
+open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
+    public var attributeType: NSAttributeType = .undefinedAttributeType
+    public var defaultValue: Any? = nil
+    /// Apple keeps large blobs beside the store; we accept the flag and keep them in the row.
+    public var allowsExternalBinaryDataStorage: Bool = false
+    /// The name a `ValueTransformer` is registered under, for `.transformableAttributeType`.
+    public var valueTransformerName: String? = nil
+    public var attributeValueClassName: String? = nil
+
+    public override init() { super.init() }
+
+    /// A convenience for building models in code.
+    ///
+    /// For example:
+    /// ```swift
+    /// let name = NSAttributeDescription(name: "name", type: .stringAttributeType)
+    /// ```
+    public convenience init(name: String, type: NSAttributeType, optional: Bool = true, defaultValue: Any? = nil) {
+        self.init()
+        self.name = name
+        self.attributeType = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+    }
+
+    override func copyProperty() -> NSPropertyDescription {
+        let copy = NSAttributeDescription()
+        copyCommon(into: copy)
+        copy.attributeType = attributeType
+        copy.defaultValue = defaultValue
+        copy.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        copy.valueTransformerName = valueTransformerName
+        copy.attributeValueClassName = attributeValueClassName
+        return copy
+    }
+}

@@ -1,0 +1,127 @@
+/// One kind of object in a model: its name, class, properties and place in an inheritance tree.
+open class NSEntityDescription: NSObject, @unchecked Sendable {
+    public var name: String?
+    /// The class instantiated for this entity; resolved through `ManagedObjectClassRegistry`.
+    public var managedObjectClassName: String! = "NSManagedObject"
+    public var isAbstract: Bool = false
+    public var userInfo: [AnyHashable: Any]? = nil
+    /// Sets of property names whose combined values must be unique, e.g. `[["name"]]`.
+    public var uniquenessConstraints: [[Any]] = []
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    public private(set) weak var superentity: NSEntityDescription?
+
+    private var ownProperties: [NSPropertyDescription] = []
+    private var ownSubentities: [NSEntityDescription] = []
+
+    /// The number stored in each row's Z_ENT column, assigned by the model.
+    var entityNumber: Int = 0
+
+    public override init() { super.init() }
+
+    /// A convenience for building models in code.
+    ///
+    /// For example:
+    /// ```swift
+    /// let person = NSEntityDescription(name: "Person", properties: [
+    ///     NSAttributeDescription(name: "name", type: .stringAttributeType),
+    /// ])
+    /// ```
+    public convenience init(name: String, className: String? = nil, properties: [NSPropertyDescription]) {
+        self.init()
+        self.name = name
+        self.managedObjectClassName = className ?? "NSManagedObject"
+        self.properties = properties
+    }
+
+    /// Inherited properties first, then this entity's own, as Apple lists them.
+    public var properties: [NSPropertyDescription] {
+        get { (superentity?.properties ?? []) + ownProperties }
+        set {
+            let inherited = Set((superentity?.properties ?? []).map(ObjectIdentifier.init))
+            ownProperties = newValue.filter { !inherited.contains(ObjectIdentifier($0)) }
+            for property in ownProperties { property.entity = self }
+        }
+    }
+
+    public var subentities: [NSEntityDescription] {
+        get { ownSubentities }
+        set {
+            ownSubentities = newValue
+            for sub in newValue { sub.superentity = self }
+        }
+    }
+
+    public var propertiesByName: [String: NSPropertyDescription] {
+        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
+    }
+
+    public var attributesByName: [String: NSAttributeDescription] {
+        Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
+    }
+
+    public var relationshipsByName: [String: NSRelationshipDescription] {
+        Dictionary(properties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
+    }
+
+    /// The relationships of this entity that point at `entity`.
+    public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+
+    /// Whether this entity is `entity` or inherits from it.
+    public func isKindOf(entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// The entity at the top of the inheritance tree; it owns the SQLite table.
+    var rootEntity: NSEntityDescription { superentity?.rootEntity ?? self }
+
+    /// This entity and every entity that inherits from it.
+    var selfAndDescendants: [NSEntityDescription] {
+        [self] + ownSubentities.flatMap(\.selfAndDescendants)
+    }
+
+    /// A hash of what the store depends on, so a store made with another model is recognised.
+    public var versionHash: Data {
+        var text = "\(name ?? "")|\(superentity?.name ?? "")|\(isAbstract)"
+        for property in properties.sorted(by: { $0.name < $1.name }) where !property.isTransient {
+            if let attribute = property as? NSAttributeDescription {
+                text += "|a:\(attribute.name):\(attribute.attributeType.rawValue)"
+            } else if let relationship = property as? NSRelationshipDescription {
+                text += "|r:\(relationship.name):\(relationship.destinationEntity?.name ?? ""):\(relationship.isToMany):\(relationship.isOrdered)"
+            }
+        }
+        return Data(StableHash.digest(text))
+    }
+
+    /// The entity called `entityName` in the context's model.
+    public class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
+        context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName]
+    }
+
+    /// Creates an object of the named entity, of its registered class, inserted into `context`.
+    public class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        guard let entity = entity(forEntityName: entityName, in: context) else {
+            preconditionFailure("CoreData: no entity named '\(entityName)' in the context's model")
+        }
+        let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: entity)
+        return objectClass.init(entity: entity, insertInto: context)
+    }
+
+    /// A detached copy (without sub/superentity links) for building a merged model.
+    func copyEntity() -> NSEntityDescription {
+        let copy = NSEntityDescription()
+        copy.name = name
+        copy.managedObjectClassName = managedObjectClassName
+        copy.isAbstract = isAbstract
+        copy.userInfo = userInfo
+        copy.uniquenessConstraints = uniquenessConstraints
+        copy.properties = ownProperties.map { $0.copyProperty() }
+        return copy
+    }
+}

@@ -1,0 +1,124 @@
+/// The schema of an object graph: entities, their properties and relationships, and stored
+/// fetch request templates. Built in code or read from an Xcode `.xcdatamodel(d)`.
+open class NSManagedObjectModel: NSObject, @unchecked Sendable {
+    private var entityList: [NSEntityDescription] = []
+    private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    public var versionIdentifiers: Set<AnyHashable> = []
+
+    public override init() { super.init() }
+
+    /// A model holding `entities`, with relationships resolved by name.
+    public convenience init(entities: [NSEntityDescription]) {
+        self.init()
+        self.entities = entities
+    }
+
+    public var entities: [NSEntityDescription] {
+        get { entityList }
+        set {
+            entityList = newValue
+            resolve()
+        }
+    }
+
+    public var entitiesByName: [String: NSEntityDescription] {
+        Dictionary(entityList.compactMap { entity in entity.name.map { ($0, entity) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Each entity's `versionHash`, as stored in a SQLite store's metadata.
+    public var entityVersionHashesByName: [String: Data] {
+        entitiesByName.mapValues(\.versionHash)
+    }
+
+    /// Whether a store whose metadata is `metadata` was written with this model.
+    public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
+        guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }
+        return stored == entityVersionHashesByName
+    }
+
+    // MARK: Fetch request templates
+
+    /// Stores a template; the model keeps its own copy so later edits to `fetchRequest` don't leak in.
+    public func setFetchRequestTemplate(_ fetchRequest: NSFetchRequest<NSFetchRequestResult>?, forName name: String) {
+        templates[name] = fetchRequest.map { $0.frozenCopy() }
+    }
+
+    /// The stored template. It is immutable: setting a property on it throws at the next fetch,
+    /// where Apple raises, so copy it (or use `fetchRequestFromTemplate`) to change it.
+    public func fetchRequestTemplate(forName name: String) -> NSFetchRequest<NSFetchRequestResult>? {
+        templates[name]
+    }
+
+    public var fetchRequestTemplatesByName: [String: NSFetchRequest<NSFetchRequestResult>] { templates }
+
+    /// A mutable copy of a template with `$VARIABLE`s in its predicate replaced.
+    public func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
+        guard let template = templates[name] else { return nil }
+        let request = template.mutableCopy()
+        request.predicate = template.predicate?.withSubstitutionVariables(variables)
+        return request
+    }
+
+    // MARK: Merging
+
+    /// One model holding the entities of every model found in `bundles` (or the main bundle).
+    public class func mergedModel(from bundles: [Bundle]?) -> NSManagedObjectModel? {
+        let searched = bundles ?? [Bundle.main]
+        let models = searched.flatMap { bundle in
+            ModelBundleLocator.modelURLs(in: bundle.bundleURL).compactMap { NSManagedObjectModel(contentsOf: $0) }
+        }
+        return models.isEmpty ? nil : NSManagedObjectModel(byMerging: models)
+    }
+
+    /// A model combining the entities and templates of `models`; nil if two define the same entity.
+    public convenience init?(byMerging models: [NSManagedObjectModel]?) {
+        self.init()
+        var seen = Set<String>()
+        var copies: [NSEntityDescription] = []
+        var copiesByName: [String: NSEntityDescription] = [:]
+        for model in models ?? [] {
+            for entity in model.entities {
+                guard let name = entity.name, seen.insert(name).inserted else { return nil }
+                let copy = entity.copyEntity()
+                copies.append(copy)
+                copiesByName[name] = copy
+            }
+            for (name, template) in model.templates { templates[name] = template }
+        }
+        for model in models ?? [] {
+            for entity in model.entities where !entity.subentities.isEmpty {
+                copiesByName[entity.name!]?.subentities = entity.subentities.compactMap { copiesByName[$0.name ?? ""] }
+            }
+        }
+        entities = copies
+    }
+
+    // MARK: Resolution
+
+    /// Links entities back to the model, relationships to their destinations and inverses, and
+    /// numbers the entities alphabetically (1-based) for the Z_ENT column, as Apple's store does.
+    private func resolve() {
+        let byName = entitiesByName
+        for (number, entity) in entityList.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).enumerated() {
+            entity.entityNumber = number + 1
+        }
+        for entity in entityList {
+            entity.managedObjectModel = self
+            for case let relationship as NSRelationshipDescription in entity.properties where relationship.entity === entity {
+                if let destination = relationship.destinationEntityName, relationship.destinationEntity == nil {
+                    relationship.destinationEntity = byName[destination]
+                }
+            }
+        }
+        for entity in entityList {
+            for case let relationship as NSRelationshipDescription in entity.properties where relationship.entity === entity {
+                if relationship.inverseRelationship == nil, let inverseName = relationship.inverseName {
+                    relationship.inverseRelationship = relationship.destinationEntity?.relationshipsByName[inverseName]
+                }
+                if let inverse = relationship.inverseRelationship, inverse.inverseRelationship == nil {
+                    inverse.inverseRelationship = relationship
+                }
+            }
+        }
+    }
+}

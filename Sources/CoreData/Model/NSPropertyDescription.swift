@@ -1,0 +1,37 @@
+/// What attributes and relationships of an entity have in common.
+open class NSPropertyDescription: NSObject, @unchecked Sendable {
+    public var name: String = ""
+    public internal(set) weak var entity: NSEntityDescription!
+    public var isOptional: Bool = true
+    public var isTransient: Bool = false
+    public var isIndexed: Bool = false
+    public var userInfo: [AnyHashable: Any]? = nil
+    /// Predicates a value must satisfy; see `setValidationPredicates(_:withValidationWarnings:)`.
+    public private(set) var validationPredicates: [NSPredicate] = []
+    /// One entry per predicate: an error code (`Int`) or a message (`String`) used when it fails.
+    public private(set) var validationWarnings: [Any] = []
+
+    public override init() { super.init() }
+
+    /// Sets the validation rules. A warning that is an `NSCocoaErrorDomain` code (such as
+    /// `NSValidationNumberTooLargeError`) becomes the code of the error a failing value raises.
+    public func setValidationPredicates(_ predicates: [NSPredicate]?, withValidationWarnings warnings: [Any]?) {
+        validationPredicates = predicates ?? []
+        validationWarnings = warnings ?? []
+    }
+
+    /// A copy detached from any entity, used when one description seeds another model.
+    func copyProperty() -> NSPropertyDescription {
+        fatalError("subclasses copy themselves")
+    }
+
+    func copyCommon(into other: NSPropertyDescription) {
+        other.name = name
+        other.isOptional = isOptional
+        other.isTransient = isTransient
+        other.isIndexed = isIndexed
+        other.userInfo = userInfo
+        other.validationPredicates = validationPredicates
+        other.validationWarnings = validationWarnings
+    }
+}

@@ -1,0 +1,55 @@
+/// What happens to related objects when the source object is deleted.
+public enum NSDeleteRule: UInt, Sendable {
+    case noActionDeleteRule = 0
+    case nullifyDeleteRule = 1
+    case cascadeDeleteRule = 2
+    case denyDeleteRule = 3
+}
+
+/// A link from one entity to another, to-one or to-many, optionally ordered.
+open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
+    public var destinationEntity: NSEntityDescription?
+    public var inverseRelationship: NSRelationshipDescription?
+    public var deleteRule: NSDeleteRule = .nullifyDeleteRule
+    /// 0 means no lower bound.
+    public var minCount: Int = 0
+    /// 0 means unbounded; 1 makes the relationship to-one.
+    public var maxCount: Int = 1
+    public var isOrdered: Bool = false
+
+    /// Names kept until the model resolves them to descriptions (built in code or read from XML).
+    var destinationEntityName: String?
+    var inverseName: String?
+
+    public var isToMany: Bool { maxCount != 1 }
+
+    public override init() { super.init() }
+
+    /// A convenience for building models in code; `inverse` and `destination` are resolved by name
+    /// when the entities are added to an `NSManagedObjectModel`.
+    public convenience init(
+        name: String, destination: String, toMany: Bool = false, ordered: Bool = false,
+        inverse: String? = nil, deleteRule: NSDeleteRule = .nullifyDeleteRule, optional: Bool = true
+    ) {
+        self.init()
+        self.name = name
+        self.destinationEntityName = destination
+        self.maxCount = toMany ? 0 : 1
+        self.isOrdered = ordered
+        self.inverseName = inverse
+        self.deleteRule = deleteRule
+        self.isOptional = optional
+    }
+
+    override func copyProperty() -> NSPropertyDescription {
+        let copy = NSRelationshipDescription()
+        copyCommon(into: copy)
+        copy.destinationEntityName = destinationEntity?.name ?? destinationEntityName
+        copy.inverseName = inverseRelationship?.name ?? inverseName
+        copy.deleteRule = deleteRule
+        copy.minCount = minCount
+        copy.maxCount = maxCount
+        copy.isOrdered = isOrdered
+        return copy
+    }
+}
