@@ -1,0 +1,75 @@
+/// Apple's on-disk naming: one table per root entity (`ZPERSON`), a column per attribute
+/// (`ZNAME`), a foreign-key column per to-one relationship (`ZDOG`), an order column for an
+/// ordered one-to-many (`Z_FOK_DOG`), and a join table for many-to-many relationships.
+///
+/// Both the store and the SQL compiler name things only through this type, so the two never
+/// disagree about where a value lives.
+enum SQLiteSchema {
+    static let primaryKey = "Z_PK"
+    static let entityColumn = "Z_ENT"
+    static let versionColumn = "Z_OPT"
+
+    /// The table holding rows of `entity` and of every entity that inherits from it.
+    static func table(for entity: NSEntityDescription) -> String {
+        "Z" + (entity.rootEntity.name ?? "").uppercased()
+    }
+
+    /// The column of an attribute or to-one relationship.
+    static func column(for property: NSPropertyDescription) -> String {
+        "Z" + property.name.uppercased()
+    }
+
+    /// Where a to-many relationship's members are found.
+    static func storage(of relationship: NSRelationshipDescription) -> ToManyStorage {
+        precondition(relationship.isToMany, "only to-many relationships have separate storage")
+        if let inverse = relationship.inverseRelationship, !inverse.isToMany {
+            return .inverseForeignKey(
+                table: table(for: inverse.entity),
+                column: column(for: inverse),
+                orderColumn: relationship.isOrdered ? "Z_FOK_" + inverse.name.uppercased() : nil
+            )
+        }
+        // Many-to-many (or to-many without inverse): a join table named after whichever side
+        // sorts first, so both sides agree on one table.
+        let sourceEntityNumber = relationship.entity.entityNumber
+        let destinationEntityNumber = relationship.destinationEntity?.entityNumber ?? 0
+        let inverseName = relationship.inverseRelationship?.name ?? "INVERSE"
+        let ownKey = "\(relationship.entity.name ?? "").\(relationship.name)"
+        let inverseKey = "\(relationship.destinationEntity?.name ?? "").\(inverseName)"
+        let ownSideFirst = ownKey <= inverseKey
+        let tableName = ownSideFirst
+            ? "Z_\(sourceEntityNumber)\(relationship.name.uppercased())"
+            : "Z_\(destinationEntityNumber)\(inverseName.uppercased())"
+        return .joinTable(
+            table: tableName,
+            sourceColumn: "Z_\(sourceEntityNumber)\(relationship.name.uppercased())",
+            destinationColumn: "Z_\(destinationEntityNumber)\(inverseName.uppercased())",
+            orderColumn: relationship.isOrdered ? "Z_FOK_\(relationship.name.uppercased())" : nil
+        )
+    }
+
+    /// The Z_ENT numbers a fetch for `entity` must match (itself and its subentities).
+    static func entityNumbers(for entity: NSEntityDescription) -> [Int] {
+        entity.selfAndDescendants.map(\.entityNumber)
+    }
+
+    /// The SQLite column type for an attribute.
+    static func columnType(for attribute: NSAttributeDescription) -> String {
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: "INTEGER"
+        case .doubleAttributeType, .floatAttributeType: "FLOAT"
+        case .decimalAttributeType: "DECIMAL"
+        case .dateAttributeType: "TIMESTAMP"
+        case .stringAttributeType, .URIAttributeType: "VARCHAR"
+        case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType: "BLOB"
+        }
+    }
+}
+
+/// The two ways a to-many relationship is stored.
+enum ToManyStorage: Equatable {
+    /// One-to-many: each destination row holds the source's primary key.
+    case inverseForeignKey(table: String, column: String, orderColumn: String?)
+    /// Many-to-many: a table of (source pk, destination pk) pairs.
+    case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+}
