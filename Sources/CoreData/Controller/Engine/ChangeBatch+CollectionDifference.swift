@@ -1,0 +1,27 @@
+/// The flat summary Apple hands to `controller(_:didChangeContentWith:)` as a difference.
+extension ChangeBatch {
+    /// The batch as a `CollectionDifference` over the flat list of identities.
+    ///
+    /// Built from the reports, not by a Myers diff of the two lists: removals at old flat
+    /// offsets, insertions at new ones, moves associated both ways. Rows left out of the batch
+    /// keep their relative order, which is exactly what makes the difference valid.
+    /// `oldStarts`/`newStarts` are the section start offsets (`ResultsSnapshot.sectionStarts`).
+    func summaryDifference(oldStarts: [Int], newStarts: [Int]) -> CollectionDifference<ID> {
+        var changes: [CollectionDifference<ID>.Change] = []
+        changes.reserveCapacity(objectChanges.count * 2)
+        for change in objectChanges where change.kind != .update {
+            let oldOffset = change.oldAddress.map { oldStarts[$0.section] + $0.row }
+            let newOffset = change.newAddress.map { newStarts[$0.section] + $0.row }
+            if let oldOffset {
+                changes.append(.remove(offset: oldOffset, element: change.id, associatedWith: newOffset))
+            }
+            if let newOffset {
+                changes.append(.insert(offset: newOffset, element: change.id, associatedWith: oldOffset))
+            }
+        }
+        guard let difference = CollectionDifference(changes) else {
+            preconditionFailure("change batch does not form a valid difference")
+        }
+        return difference
+    }
+}
