@@ -7,19 +7,28 @@ extension ChangeBatch {
     /// keep their relative order, which is exactly what makes the difference valid.
     /// `oldStarts`/`newStarts` are the section start offsets (`ResultsSnapshot.sectionStarts`).
     func summaryDifference(oldStarts: [Int], newStarts: [Int]) -> CollectionDifference<ID> {
-        var changes: [CollectionDifference<ID>.Change] = []
+        summaryDifference(oldStarts: oldStarts, newStarts: newStarts) { $0 }
+    }
+
+    /// The same difference with each identity mapped to the element the caller lists (for the
+    /// controller: the object's `NSManagedObjectID`).
+    func summaryDifference<Element>(
+        oldStarts: [Int], newStarts: [Int], element: (ID) -> Element
+    ) -> CollectionDifference<Element> {
+        var changes: [CollectionDifference<Element>.Change] = []
         changes.reserveCapacity(objectChanges.count * 2)
         for change in objectChanges where change.kind != .update {
             let oldOffset = change.oldAddress.map { oldStarts[$0.section] + $0.row }
             let newOffset = change.newAddress.map { newStarts[$0.section] + $0.row }
+            let mapped = element(change.id)
             if let oldOffset {
-                changes.append(.remove(offset: oldOffset, element: change.id, associatedWith: newOffset))
+                changes.append(.remove(offset: oldOffset, element: mapped, associatedWith: newOffset))
             }
             if let newOffset {
-                changes.append(.insert(offset: newOffset, element: change.id, associatedWith: oldOffset))
+                changes.append(.insert(offset: newOffset, element: mapped, associatedWith: oldOffset))
             }
         }
-        guard let difference = CollectionDifference(changes) else {
+        guard let difference = CollectionDifference<Element>(changes) else {
             preconditionFailure("change batch does not form a valid difference")
         }
         return difference

@@ -1,0 +1,91 @@
+/// Delivery: hand a change batch to the delegate (Apple's callbacks, in Apple's order) and to
+/// the `changes` subscribers.
+extension FetchedResultsState {
+    /// Reports `batch`, which turned `old` into `new` (already installed).
+    func deliver(_ batch: ChangeBatch<ResultIdentity>, from old: Snapshot, to new: Snapshot) {
+        cache?.invalidate()
+        guard !batch.isEmpty else { return }
+        var batch = batch
+        if !hasSectionKeyPath {
+            // Without a section key path the one unnamed section always exists, empty or not.
+            batch.sectionChanges = []
+        }
+        let delegate = self.delegate
+        let controller = erasedController
+        let wantsSnapshot = subscribers.isActive || (delegate != nil && delegateForms.contains(.snapshot))
+        let wantsDifference = subscribers.isActive || (delegate != nil && delegateForms.contains(.difference))
+        let summary = wantsSnapshot ? contentSnapshot(new, reloading: batch) : nil
+        let difference = wantsDifference
+            ? batch.summaryDifference(oldStarts: old.sectionStarts, newStarts: new.sectionStarts) { $0.object.objectID }
+            : nil
+        if let summary, let difference, subscribers.isActive {
+            subscribers.yield(FetchedResultsChange(snapshot: summary, difference: difference))
+        }
+
+        guard let delegate, let controller else { return }
+        if let summary, delegateForms.contains(.snapshot) {
+            delegate.controller(controller, didChangeContentWith: summary)
+            // Still set: the delegate implements the snapshot form, which replaces the rest.
+            if delegateForms.contains(.snapshot) { return }
+        }
+        delegate.controllerWillChangeContent(controller)
+        for change in batch.sectionChanges {
+            let section = change.kind == .delete ? old.sections[change.index] : new.sections[change.index]
+            delegate.controller(
+                controller, didChange: sectionInfo(section), atSectionIndex: change.index,
+                for: NSFetchedResultsChangeType(change.kind))
+        }
+        for change in batch.objectChanges {
+            delegate.controller(
+                controller, didChange: change.id.object,
+                at: change.kind == .insert ? nil : change.oldAddress.map(IndexPath.init),
+                for: NSFetchedResultsChangeType(change.kind),
+                newIndexPath: change.kind == .delete ? nil : change.newAddress.map(IndexPath.init))
+        }
+        if let difference, delegateForms.contains(.difference) {
+            delegate.controller(controller, didChangeContentWith: difference)
+        }
+        delegate.controllerDidChangeContent(controller)
+    }
+
+    /// After `performFetch()`: the snapshot form only, as Apple does.
+    func deliverInitialSnapshot() {
+        let summary = subscribers.isActive || (delegate != nil && delegateForms.contains(.snapshot))
+            ? contentSnapshot(snapshot!, reloading: ChangeBatch()) : nil
+        if let summary, subscribers.isActive {
+            subscribers.yield(FetchedResultsChange(snapshot: summary, difference: CollectionDifference([])!))
+        }
+        if let summary, let delegate, let controller = erasedController, delegateForms.contains(.snapshot) {
+            delegate.controller(controller, didChangeContentWith: summary)
+        }
+    }
+
+    /// The content as section names and object IDs, with the batch's content changes to reload.
+    func contentSnapshot(_ snapshot: Snapshot, reloading batch: ChangeBatch<ResultIdentity>) -> NSDiffableDataSourceSnapshotReference {
+        var result = NSDiffableDataSourceSnapshotReference()
+        if !hasSectionKeyPath, snapshot.sections.isEmpty {
+            result.appendSections([""])
+        }
+        for section in snapshot.sections {
+            result.appendSections([section.name])
+            result.appendItems(section.rows.map { $0.id.object.objectID }, toSection: section.name)
+        }
+        result.reloadItems(batch.objectChanges.compactMap { change in
+            change.contentChanged && (change.kind == .update || change.kind == .move) ? change.id.object.objectID : nil
+        })
+        return result
+    }
+
+    /// The section info for a snapshot section, titled through the delegate.
+    func sectionInfo(_ section: Snapshot.Section) -> FetchedResultsSectionInfo {
+        FetchedResultsSectionInfo(section, indexTitle: indexTitle(forSectionName: section.name))
+    }
+
+    /// The delegate's title for a section name, or Apple's default (capitalized first letter).
+    func indexTitle(forSectionName name: String) -> String? {
+        if let delegate, let controller = erasedController {
+            return delegate.controller(controller, sectionIndexTitleForSectionName: name)
+        }
+        return name.first.map { String($0).uppercased() }
+    }
+}
