@@ -3,8 +3,8 @@
 extension FetchedResultsState {
     /// Reports `batch`, which turned `old` into `new` (already installed).
     func deliver(_ batch: ChangeBatch<ResultIdentity>, from old: Snapshot, to new: Snapshot) {
-        cache?.invalidate()
         guard !batch.isEmpty else { return }
+        cache?.invalidate()
         var batch = batch
         if !hasSectionKeyPath {
             // Without a section key path the one unnamed section always exists, empty or not.

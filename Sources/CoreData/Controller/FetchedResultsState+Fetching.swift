@@ -35,8 +35,10 @@ extension FetchedResultsState {
         if let cacheName, let entity,
            let cached = try SectionCache.reusable(named: cacheName, for: request, entity: entity, sectionKeyPath: sectionNaming.keyPath, in: context, ordering: ordering) {
             cache = cached.cache
+            loadedFromCache = true
             install(cached.snapshot)
         } else {
+            loadedFromCache = false
             install(try fetchSnapshot(request))
             if let cacheName, let entity {
                 cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath)

@@ -44,6 +44,8 @@ final class FetchedResultsState {
 
     var observation: (any NSObjectProtocol)?
     var cache: SectionCache?
+    /// Whether the last `performFetch()` started from the on-disk cache.
+    var loadedFromCache = false
     let subscribers = ChangeSubscribers()
 
     init<ResultType>(

@@ -11,7 +11,7 @@ extension NSFetchedResultsController {
     /// try await controller.performFetchAsync()
     /// print(controller.fetchedObjects?.count ?? 0)
     /// ```
-    public func performFetchAsync() async throws {
+    nonisolated(nonsending) public func performFetchAsync() async throws {
         let state = UncheckedSendable(self.state)
         // The state is touched only on the context's queue, inside `perform`.
         try await managedObjectContext.perform { try state.value.fetchOnQueue() }

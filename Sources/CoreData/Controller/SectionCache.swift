@@ -132,7 +132,10 @@ final class SectionCache {
     private static func storeStamp(_ coordinator: NSPersistentStoreCoordinator) -> String? {
         var parts: [String] = []
         for store in coordinator.persistentStores {
-            guard let url = store.url, url.isFileURL else { return nil }  // in-memory: nothing to match
+            // Only a store kept in a file can be matched; an in-memory store never reuses a cache.
+            guard store.type == NSSQLiteStoreType, let url = store.url, url.isFileURL,
+                  FileManager.default.fileExists(atPath: url.path)
+            else { return nil }
             for path in [url.path, url.path + "-wal"] {
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
                 let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
