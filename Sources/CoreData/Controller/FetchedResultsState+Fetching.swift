@@ -41,8 +41,10 @@ extension FetchedResultsState {
             loadedFromCache = false
             install(try fetchSnapshot(request))
             if let cacheName, let entity {
-                cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath)
-                cache?.write(snapshot!)
+                let cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath)
+                cache.attach(to: context)
+                cache.write(snapshot!)
+                self.cache = cache
             }
         }
         deliverInitialSnapshot()
@@ -70,7 +72,7 @@ extension FetchedResultsState {
         return Snapshot(sortedRows: rows, areInIncreasingOrder: order.areInIncreasingOrder)
     }
 
-    /// Subscribes to the context's change notifications, once.
+    /// Subscribes to the context's change and save notifications, once.
     private func startObserving() {
         guard observation == nil else { return }
         // The context posts synchronously on its own queue, where this state lives; the box
@@ -80,6 +82,11 @@ extension FetchedResultsState {
             forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil
         ) { notification in
             target.value.state?.contextObjectsDidChange(notification.userInfo ?? [:])
+        }
+        saveObservation = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: context, queue: nil
+        ) { _ in
+            target.value.state?.cache?.noteOwnSave()
         }
     }
 }

@@ -43,6 +43,7 @@ final class FetchedResultsState {
     weak var erasedController: NSFetchedResultsController<NSFetchRequestResult>?
 
     var observation: (any NSObjectProtocol)?
+    var saveObservation: (any NSObjectProtocol)?
     var cache: SectionCache?
     /// Whether the last `performFetch()` started from the on-disk cache.
     var loadedFromCache = false
@@ -62,6 +63,7 @@ final class FetchedResultsState {
 
     deinit {
         if let observation { NotificationCenter.default.removeObserver(observation) }
+        if let saveObservation { NotificationCenter.default.removeObserver(saveObservation) }
         cache?.flushIfDirty(snapshot: snapshot)
         subscribers.finishAll()
     }

@@ -69,8 +69,9 @@ open class NSFetchedResultsController<ResultType>: NSObject {
     public var fetchRequest: NSFetchRequest<ResultType> {
         get {
             if let request = state.request as? NSFetchRequest<ResultType> { return request }
-            // An erased view of a typed controller: a copy typed for this view.
-            return state.erasedRequest() as! NSFetchRequest<ResultType>
+            // The other side of the erased/typed pair set it, or this is the erased view: a
+            // copy typed for this side.
+            return state.erasedRequest().copyRequest(as: ResultType.self)
         }
         set { state.setRequest(newValue) }
     }

@@ -18,6 +18,10 @@
 /// }
 /// ```
 ///
+/// A main-actor view controller conforms with an isolated conformance
+/// (`extension ViewController: @MainActor NSFetchedResultsControllerDelegate`) and drives a
+/// controller on the view context, whose changes are delivered on the main queue.
+///
 /// Delivery follows Apple's rules: a delegate implementing the snapshot form of
 /// `controller(_:didChangeContentWith:)` receives only that; otherwise it receives
 /// `controllerWillChangeContent`, the section changes, the object changes, the difference form

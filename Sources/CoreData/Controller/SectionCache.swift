@@ -12,11 +12,14 @@ final class SectionCache {
     let name: String
     private let signature: String
     private var isDirty = false
+    /// The store stamp the content is known to match: set when written or read, and moved on
+    /// by this controller's own context's saves. Another writer moves the store past it, and
+    /// then the content is not written back (it may be stale).
+    private var knownStamp: String?
 
     init(name: String, request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription, sectionKeyPath: String?) {
         self.name = name
         signature = Self.signature(request, entity: entity, sectionKeyPath: sectionKeyPath)
-        self.context = nil
     }
 
     private weak var context: NSManagedObjectContext?
@@ -43,12 +46,17 @@ final class SectionCache {
     }
 
     /// The cached snapshot, if the file matches this request and the store is unchanged.
+    /// Attaches the context whose store the cache describes.
+    func attach(to context: NSManagedObjectContext) {
+        self.context = context
+    }
+
     static func reusable(
         named name: String, for request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
         sectionKeyPath: String?, in context: NSManagedObjectContext, ordering: ResultOrdering
     ) throws -> (cache: SectionCache, snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>)? {
         let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: sectionKeyPath)
-        cache.context = context
+        cache.attach(to: context)
         guard ordering.isIncremental,
               let coordinator = context.persistentStoreCoordinator,
               let data = try? Data(contentsOf: fileURL(named: name)),
@@ -66,6 +74,7 @@ final class SectionCache {
             rows.append((ResultIdentity(object), ResultSortKey(values: row.key.map(\.value), tieBreak: objectID), row.section))
         }
         let snapshot = ResultsSnapshot(sortedRows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
+        cache.knownStamp = stamp
         return (cache, snapshot)
     }
 
@@ -91,6 +100,7 @@ final class SectionCache {
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
             try JSONEncoder().encode(file).write(to: Self.fileURL(named: name), options: .atomic)
             isDirty = false
+            knownStamp = stamp
         } catch {
             // A cache is an optimization: failing to write it only costs the next launch time.
         }
@@ -104,8 +114,16 @@ final class SectionCache {
     }
 
     func flushIfDirty(snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>?) {
-        guard isDirty, let snapshot else { return }
+        guard isDirty, let snapshot, let coordinator = context?.persistentStoreCoordinator,
+              let stamp = Self.storeStamp(coordinator), stamp == knownStamp
+        else { return }
         write(snapshot)
+    }
+
+    /// The controller's context saved: the store now holds what the controller shows.
+    func noteOwnSave() {
+        guard let coordinator = context?.persistentStoreCoordinator else { return }
+        knownStamp = Self.storeStamp(coordinator)
     }
 
     // MARK: Matching

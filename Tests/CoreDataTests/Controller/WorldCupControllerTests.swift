@@ -164,3 +164,65 @@ import Testing
         #expect((recorder.objectChanges.first?.object as? WorldCupTeam)?.teamName == "Chile")
     }
 }
+
+/// The controller's types as Apple code spells them.
+@MainActor @Suite struct ControllerTypingTests {
+    let container: NSPersistentContainer
+
+    init() throws {
+        container = try worldCupContainer()
+    }
+
+    final class IdentityDelegate: NSFetchedResultsControllerDelegate {
+        var received: [NSFetchedResultsController<NSFetchRequestResult>] = []
+        func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
+            received.append(controller)
+        }
+    }
+
+    @Test func anUntypedControllerHandsItselfToTheDelegate() throws {
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Team")
+        request.sortDescriptors = [NSSortDescriptor(key: "teamName", ascending: true)]
+        let controller = NSFetchedResultsController(
+            fetchRequest: request, managedObjectContext: container.viewContext, sectionNameKeyPath: nil, cacheName: nil)
+        let delegate = IdentityDelegate()
+        controller.delegate = delegate
+        try controller.performFetch()
+        let first = try #require(controller.fetchedObjects?.first as? WorldCupTeam)
+        #expect(first.teamName == "Algeria")
+        first.wins = 1
+        container.viewContext.processPendingChanges()
+        #expect(delegate.received.count == 1)
+        #expect(delegate.received.first === controller)
+    }
+
+    @Test func aTypedControllerHandsAnEqualViewToTheDelegate() throws {
+        let controller = NSFetchedResultsController(
+            fetchRequest: worldCupRequest(), managedObjectContext: container.viewContext,
+            sectionNameKeyPath: "qualifyingZone", cacheName: nil)
+        let delegate = IdentityDelegate()
+        controller.delegate = delegate
+        try controller.performFetch()
+        controller.fetchedObjects?.first?.wins = 3
+        container.viewContext.processPendingChanges()
+        let received = try #require(delegate.received.first)
+        #expect(received == controller)
+        #expect(received.object(at: IndexPath(row: 0, section: 0)) is WorldCupTeam)
+        #expect(received.fetchRequest.sortDescriptors?.count == 3)
+        #expect(received.sections?.count == controller.sections?.count)
+    }
+
+    @Test func theRequestCanChangeBetweenFetches() throws {
+        let controller = NSFetchedResultsController(
+            fetchRequest: worldCupRequest(), managedObjectContext: container.viewContext,
+            sectionNameKeyPath: nil, cacheName: nil)
+        try controller.performFetch()
+        #expect(controller.fetchedObjects?.first?.teamName == "Algeria")
+        let reversed = NSFetchRequest<WorldCupTeam>(entityName: "Team")
+        reversed.sortDescriptors = [NSSortDescriptor(key: "teamName", ascending: false)]
+        controller.fetchRequest = reversed
+        try controller.performFetch()
+        #expect(controller.fetchedObjects?.first?.teamName == "Uruguay")
+        #expect(controller.sections?.count == 1)
+    }
+}

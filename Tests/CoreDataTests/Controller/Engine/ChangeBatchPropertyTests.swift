@@ -8,16 +8,16 @@ import Testing
     static let seed: UInt64 = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap(UInt64.init)
         ?? UInt64.random(in: 1...UInt64.max)
 
-    @Test(arguments: Layout.allCases)
-    func incrementalAndFullDiffsReplayToFreshSort(layout: Layout) throws {
-        var random = SeededGenerator(seed: Self.seed)
+    @Test(arguments: EngineLayout.allCases)
+    func incrementalAndFullDiffsReplayToFreshSort(layout: EngineLayout) throws {
+        var random = ChangeBatchRandomSource(seed: Self.seed)
         var batches = 0
         for walk in 0..<30 {
-            var items: [Int: Item] = [:]
+            var items: [Int: EngineItem] = [:]
             var nextID = 0
             let groups = Int.random(in: 1...6, using: &random)
             for _ in 0..<Int.random(in: 0...25, using: &random) {
-                items[nextID] = Item(
+                items[nextID] = EngineItem(
                     id: nextID, group: .random(in: 0..<groups, using: &random),
                     score: .random(in: 0..<4, using: &random), visible: .random(in: 0..<5, using: &random) > 0)
                 nextID += 1
@@ -31,7 +31,7 @@ import Testing
                     let existing = items.keys.randomElement(using: &random)
                     switch Int.random(in: 0..<8, using: &random) {
                     case 0, 1:
-                        items[nextID] = Item(
+                        items[nextID] = EngineItem(
                             id: nextID, group: .random(in: 0...groups, using: &random),
                             score: .random(in: 0..<4, using: &random), visible: true)
                         touched.insert(nextID)
@@ -72,9 +72,9 @@ import Testing
                 let batch = engine.apply(changes)
                 let fresh = layout.snapshot(items.values)
                 let context = "seed \(Self.seed) walk \(walk) step \(step) layout \(layout)"
-                let oldTable = TestTable(old)
-                let newTable = TestTable(fresh)
-                #expect(TestTable(engine) == newTable, "engine disagrees with fresh sort; \(context)")
+                let oldTable = EngineTable(old)
+                let newTable = EngineTable(fresh)
+                #expect(EngineTable(engine) == newTable, "engine disagrees with fresh sort; \(context)")
                 do {
                     try ReplayChecker.check(batch, old: oldTable, new: newTable, changed: touched, contentChanged: edited)
                 } catch {
@@ -102,7 +102,7 @@ import Testing
                     let windowed = oldWindow.difference(to: newWindow, contentChanged: edited)
                     do {
                         try ReplayChecker.check(
-                            windowed, old: TestTable(oldWindow), new: TestTable(newWindow),
+                            windowed, old: EngineTable(oldWindow), new: EngineTable(newWindow),
                             changed: nil, contentChanged: edited)
                     } catch {
                         Issue.record("window \(offset)+\(limit): \(error)\n \(context)")

@@ -3,20 +3,20 @@ import Testing
 
 /// Named scenarios for the incremental engine, each pinning one rule of DESIGN.md §7.
 @Suite struct ChangeBatchTests {
-    let layout = Layout.sectionKeyFirst
+    let layout = EngineLayout.sectionKeyFirst
 
     /// Zone 0: ids 0,1,2 with scores 3,2,1; zone 1: ids 3,4 with scores 3,2.
-    var items: [Int: Item] {
+    var items: [Int: EngineItem] {
         [
-            0: Item(id: 0, group: 0, score: 3, visible: true),
-            1: Item(id: 1, group: 0, score: 2, visible: true),
-            2: Item(id: 2, group: 0, score: 1, visible: true),
-            3: Item(id: 3, group: 1, score: 3, visible: true),
-            4: Item(id: 4, group: 1, score: 2, visible: true),
+            0: EngineItem(id: 0, group: 0, score: 3, visible: true),
+            1: EngineItem(id: 1, group: 0, score: 2, visible: true),
+            2: EngineItem(id: 2, group: 0, score: 1, visible: true),
+            3: EngineItem(id: 3, group: 1, score: 3, visible: true),
+            4: EngineItem(id: 4, group: 1, score: 2, visible: true),
         ]
     }
 
-    func run(_ edit: (inout [Int: Item]) -> Void, touched: Set<Int>, edited: Set<Int>)
+    func run(_ edit: (inout [Int: EngineItem]) -> Void, touched: Set<Int>, edited: Set<Int>)
         throws -> ChangeBatch<Int>
     {
         var data = items
@@ -25,8 +25,8 @@ import Testing
         edit(&data)
         let batch = engine.apply(touched.map { layout.change(for: $0, in: data, contentChanged: edited.contains($0)) })
         let fresh = layout.snapshot(data.values)
-        #expect(TestTable(engine) == TestTable(fresh))
-        try ReplayChecker.check(batch, old: TestTable(old), new: TestTable(fresh), changed: touched, contentChanged: edited)
+        #expect(EngineTable(engine) == EngineTable(fresh))
+        try ReplayChecker.check(batch, old: EngineTable(old), new: EngineTable(fresh), changed: touched, contentChanged: edited)
         return batch
     }
 
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func insertIntoANewSectionInsertsTheSectionFirst() throws {
-        let batch = try run({ $0[9] = Item(id: 9, group: 7, score: 0, visible: true) }, touched: [9], edited: [])
+        let batch = try run({ $0[9] = EngineItem(id: 9, group: 7, score: 0, visible: true) }, touched: [9], edited: [])
         #expect(batch.sectionChanges == [.init(kind: .insert, index: 2, name: "Z7")])
         #expect(batch.objectChanges.count == 1)
         #expect(batch.objectChanges[0].kind == .insert)
@@ -98,10 +98,10 @@ import Testing
 
     @Test func sectionThatChangesOrderIsDeletedAndInsertedAgain() throws {
         // Sorted by score but sectioned by group: raising zone 1's only row reorders sections.
-        let layout = Layout.sectionKeyNotFirst
-        let data: [Int: Item] = [
-            0: Item(id: 0, group: 0, score: 1, visible: true),
-            1: Item(id: 1, group: 1, score: 2, visible: true),
+        let layout = EngineLayout.sectionKeyNotFirst
+        let data: [Int: EngineItem] = [
+            0: EngineItem(id: 0, group: 0, score: 1, visible: true),
+            1: EngineItem(id: 1, group: 1, score: 2, visible: true),
         ]
         var engine = layout.snapshot(data.values)
         let old = engine
@@ -109,15 +109,15 @@ import Testing
         edited[1]!.score = 0
         let batch = engine.apply([layout.change(for: 1, in: edited, contentChanged: true)])
         let fresh = layout.snapshot(edited.values)
-        #expect(TestTable(fresh).sections.map(\.name) == ["Z1", "Z0"])
-        try ReplayChecker.check(batch, old: TestTable(old), new: TestTable(fresh), changed: [1], contentChanged: [1])
+        #expect(EngineTable(fresh).sections.map(\.name) == ["Z1", "Z0"])
+        try ReplayChecker.check(batch, old: EngineTable(old), new: EngineTable(fresh), changed: [1], contentChanged: [1])
         #expect(batch.sectionChanges.count == 2)
     }
 }
 
 /// The checker must reject what a table would reject, or it proves nothing.
 @Suite struct ReplayCheckerTests {
-    let old = TestTable(sections: [.init(name: "A", ids: [1, 2, 3]), .init(name: "B", ids: [4])])
+    let old = EngineTable(sections: [.init(name: "A", ids: [1, 2, 3]), .init(name: "B", ids: [4])])
 
     func change(_ id: Int, _ kind: ChangeBatch<Int>.Kind, _ old: (Int, Int)?, _ new: (Int, Int)?)
         -> ChangeBatch<Int>.ObjectChange
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func rejectsAMoveOutOfADeletedSection() {
-        let new = TestTable(sections: [.init(name: "A", ids: [1, 2, 3, 4])])
+        let new = EngineTable(sections: [.init(name: "A", ids: [1, 2, 3, 4])])
         var batch = ChangeBatch<Int>()
         batch.sectionChanges = [.init(kind: .delete, index: 1, name: "B")]
         batch.objectChanges = [change(4, .move, (1, 0), (0, 3))]
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func rejectsAWrongOldIndexPath() {
-        let new = TestTable(sections: [.init(name: "A", ids: [1, 3]), .init(name: "B", ids: [4])])
+        let new = EngineTable(sections: [.init(name: "A", ids: [1, 3]), .init(name: "B", ids: [4])])
         var batch = ChangeBatch<Int>()
         batch.objectChanges = [change(2, .delete, (0, 2), nil)]
         #expect(throws: ReplayChecker<Int>.Failure.self) {
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func acceptsAMoveIntoAnInsertedSection() throws {
-        let new = TestTable(sections: [.init(name: "A", ids: [1, 3]), .init(name: "B", ids: [4]), .init(name: "C", ids: [2])])
+        let new = EngineTable(sections: [.init(name: "A", ids: [1, 3]), .init(name: "B", ids: [4]), .init(name: "C", ids: [2])])
         var batch = ChangeBatch<Int>()
         batch.sectionChanges = [.init(kind: .insert, index: 2, name: "C")]
         batch.objectChanges = [change(2, .move, (0, 1), (2, 0))]

@@ -1,7 +1,7 @@
 @testable import CoreData
 
 /// A seeded generator, so a failing property run can be replayed from its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
+struct ChangeBatchRandomSource: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -17,23 +17,23 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// A three-part sort key compared lexicographically.
-struct TripleKey: Comparable, CustomStringConvertible {
+struct EngineTripleKey: Comparable, CustomStringConvertible {
     var first: Int
     var second: Int
     var third: Int
 
-    static func < (lhs: TripleKey, rhs: TripleKey) -> Bool {
+    static func < (lhs: EngineTripleKey, rhs: EngineTripleKey) -> Bool {
         (lhs.first, lhs.second, lhs.third) < (rhs.first, rhs.second, rhs.third)
     }
 
     var description: String { "(\(first),\(second),\(third))" }
 }
 
-typealias TestSnapshot = ResultsSnapshot<Int, TripleKey>
-typealias TestTable = ReplayChecker<Int>.Table
+typealias EngineSnapshot = ResultsSnapshot<Int, EngineTripleKey>
+typealias EngineTable = ReplayChecker<Int>.Table
 
 /// One fake fetched object.
-struct Item {
+struct EngineItem {
     var id: Int
     var group: Int
     var score: Int
@@ -42,29 +42,29 @@ struct Item {
 }
 
 /// How the fake request sorts and sections items.
-enum Layout: CaseIterable {
+enum EngineLayout: CaseIterable {
     /// Sorted by group, score descending, id; sectioned by group (Apple's required shape).
     case sectionKeyFirst
     /// Sorted by score then id but sectioned by group: sections are not key runs.
     case sectionKeyNotFirst
 
-    func key(_ item: Item) -> TripleKey {
+    func key(_ item: EngineItem) -> EngineTripleKey {
         switch self {
-        case .sectionKeyFirst: TripleKey(first: item.group, second: -item.score, third: item.id)
-        case .sectionKeyNotFirst: TripleKey(first: item.score, second: item.id, third: 0)
+        case .sectionKeyFirst: EngineTripleKey(first: item.group, second: -item.score, third: item.id)
+        case .sectionKeyNotFirst: EngineTripleKey(first: item.score, second: item.id, third: 0)
         }
     }
 
-    func section(_ item: Item) -> String { "Z\(item.group)" }
+    func section(_ item: EngineItem) -> String { "Z\(item.group)" }
 
     /// The from-scratch answer: what a fresh fetch would show.
-    func snapshot(_ items: some Sequence<Item>) -> TestSnapshot {
-        TestSnapshot(
+    func snapshot(_ items: some Sequence<EngineItem>) -> EngineSnapshot {
+        EngineSnapshot(
             rows: items.filter(\.visible).map { (id: $0.id, key: key($0), section: section($0)) },
             areInIncreasingOrder: <)
     }
 
-    func change(for id: Int, in items: [Int: Item], contentChanged: Bool) -> RowChange<Int, TripleKey> {
+    func change(for id: Int, in items: [Int: EngineItem], contentChanged: Bool) -> RowChange<Int, EngineTripleKey> {
         guard let item = items[id], item.visible else { return .absent(id) }
         return .present(id, key: key(item), section: section(item), contentChanged: contentChanged)
     }
