@@ -1,8 +1,9 @@
 /// Delivery: hand a change batch to the delegate (Apple's callbacks, in Apple's order) and to
 /// the `changes` subscribers.
 extension FetchedResultsState {
-    /// Reports `batch`, which turned `old` into `new` (already installed).
-    func deliver(_ batch: ChangeBatch<ResultIdentity>, from old: Snapshot, to new: Snapshot) {
+    /// Reports `batch`, which turned the snapshot whose sections had `oldNames` starting at
+    /// `oldStarts` into `new` (installed).
+    func deliver(_ batch: ChangeBatch<ResultIdentity>, oldNames: [String], oldStarts: [Int], to new: Snapshot) {
         guard !batch.isEmpty else { return }
         cache?.invalidate()
         var batch = batch
@@ -16,7 +17,9 @@ extension FetchedResultsState {
         let wantsDifference = subscribers.isActive || (delegate != nil && delegateForms.contains(.difference))
         let summary = wantsSnapshot ? contentSnapshot(new, reloading: batch) : nil
         let difference = wantsDifference
-            ? batch.summaryDifference(oldStarts: old.sectionStarts, newStarts: new.sectionStarts) { $0.object.objectID }
+            ? batch.summaryDifference(oldStarts: oldStarts, newStarts: new.sectionStarts) {
+                $0.object.objectID
+            }
             : nil
         if let summary, let difference, subscribers.isActive {
             subscribers.yield(FetchedResultsChange(snapshot: summary, difference: difference))
@@ -30,9 +33,11 @@ extension FetchedResultsState {
         }
         delegate.controllerWillChangeContent(controller)
         for change in batch.sectionChanges {
-            let section = change.kind == .delete ? old.sections[change.index] : new.sections[change.index]
+            let info = change.kind == .delete
+                ? deletedSectionInfo(named: oldNames[change.index], at: change.index, in: batch)
+                : sectionInfo(new.sections[change.index])
             delegate.controller(
-                controller, didChange: sectionInfo(section), atSectionIndex: change.index,
+                controller, didChange: info, atSectionIndex: change.index,
                 for: NSFetchedResultsChangeType(change.kind))
         }
         for change in batch.objectChanges {
@@ -74,6 +79,15 @@ extension FetchedResultsState {
             change.contentChanged && (change.kind == .update || change.kind == .move) ? change.id.object.objectID : nil
         })
         return result
+    }
+
+    /// A deleted section as it was: every row it held is in the batch with its old address.
+    private func deletedSectionInfo(named name: String, at index: Int, in batch: ChangeBatch<ResultIdentity>) -> FetchedResultsSectionInfo {
+        let rows = batch.objectChanges
+            .compactMap { change in change.oldAddress.flatMap { $0.section == index ? ($0.row, change.id.object) : nil } }
+            .sorted { $0.0 < $1.0 }
+            .map(\.1)
+        return FetchedResultsSectionInfo(name: name, indexTitle: indexTitle(forSectionName: name), objects: rows)
     }
 
     /// The section info for a snapshot section, titled through the delegate.

@@ -7,7 +7,7 @@ extension FetchedResultsState {
     /// (all objects invalidated, a refresh of most objects, a limited or closure-sorted request):
     /// refetch and diff in linear time.
     func contextObjectsDidChange(_ userInfo: [AnyHashable: Any]) {
-        guard let snapshot, let request = activeRequest else { return }
+        guard let count = snapshot?.count, let request = activeRequest else { return }
         let inserted = Self.objects(userInfo[NSInsertedObjectsKey])
         let updated = Self.objects(userInfo[NSUpdatedObjectsKey])
         let deleted = Self.objects(userInfo[NSDeletedObjectsKey])
@@ -15,12 +15,31 @@ extension FetchedResultsState {
         let edited = updated.union(refreshed)
 
         let unknownScope = userInfo[NSInvalidatedAllObjectsKey] != nil
-            || refreshed.count > Swift.max(64, snapshot.count / 2)
+            || refreshed.count > Swift.max(64, count / 2)
         if unknownScope || !ordering.isIncremental || request.fetchLimit > 0 || request.fetchOffset > 0 {
             refetchAndDiff(contentChanged: Set(edited.map(ResultIdentity.init)))
             return
         }
+        let changes = rowChanges(inserted: inserted, edited: edited, deleted: deleted, request: request)
+        guard !changes.isEmpty else { return }
 
+        // Nothing of the old snapshot but its section names and offsets outlives the mutation,
+        // so the engine edits the one copy in place: holding the old rows or identity map here
+        // would copy them, O(n), on every change. Deleted sections' infos are rebuilt from the
+        // batch, which reports every row they held.
+        let oldNames = snapshot!.sections.map(\.name)
+        let oldStarts = snapshot!.sectionStarts
+        let batch = snapshot!.apply(changes)
+        snapshotDidChange()
+        deliver(batch, oldNames: oldNames, oldStarts: oldStarts, to: snapshot!)
+    }
+
+    /// The engine's input: every object whose membership, place or content may have changed.
+    private func rowChanges(
+        inserted: Set<NSManagedObject>, edited: Set<NSManagedObject>, deleted: Set<NSManagedObject>,
+        request: NSFetchRequest<NSFetchRequestResult>
+    ) -> [RowChange<ResultIdentity, ResultSortKey>] {
+        let snapshot = self.snapshot!
         var changes: [ResultIdentity: RowChange<ResultIdentity, ResultSortKey>] = [:]
         func evaluate(_ object: NSManagedObject, contentChanged: Bool) {
             let identity = ResultIdentity(object)
@@ -52,15 +71,7 @@ extension FetchedResultsState {
                 }
             }
         }
-        guard !changes.isEmpty else { return }
-
-        // `old` stays alive for delivery (deleted sections' infos, old offsets): the touched
-        // sections are copied once, the others shared.
-        let old = snapshot
-        var new = snapshot
-        let batch = new.apply(Array(changes.values))
-        install(new)
-        deliver(batch, from: old, to: new)
+        return Array(changes.values)
     }
 
     /// Refetches and reports the difference to the current snapshot.
@@ -75,7 +86,7 @@ extension FetchedResultsState {
         }
         let batch = old.difference(to: new, contentChanged: contentChanged)
         install(new)
-        deliver(batch, from: old, to: new)
+        deliver(batch, oldNames: old.sections.map(\.name), oldStarts: old.sectionStarts, to: new)
     }
 
     /// Whether `object` is of the fetched entity (or a subentity, when the request includes them).

@@ -80,6 +80,11 @@ final class FetchedResultsState {
         generation &+= 1
     }
 
+    /// The snapshot was edited in place: invalidate derived views.
+    func snapshotDidChange() {
+        generation &+= 1
+    }
+
     /// Whether the section key path was given (without one there is always exactly one section).
     var hasSectionKeyPath: Bool { sectionNaming.keyPath != nil }
 }

@@ -22,21 +22,30 @@ final class FetchedResultsSectionInfo: NSFetchedResultsSectionInfo {
     let name: String
     let indexTitle: String?
     private let rows: [ResultsSnapshot<ResultIdentity, ResultSortKey>.Row]
+    /// Set instead of `rows` for a section that no longer exists (a deletion report).
+    private let formerObjects: [NSManagedObject]?
 
     init(_ section: ResultsSnapshot<ResultIdentity, ResultSortKey>.Section, indexTitle: String?) {
         name = section.name
         self.indexTitle = indexTitle
         rows = section.rows
+        formerObjects = nil
+    }
+
+    /// A section known by its objects only.
+    init(name: String, indexTitle: String?, objects: [NSManagedObject]) {
+        self.name = name
+        self.indexTitle = indexTitle
+        rows = []
+        formerObjects = objects
     }
 
     /// The empty unnamed section a controller without a section key path always shows.
-    init(emptyNamed name: String) {
-        self.name = name
-        indexTitle = nil
-        rows = []
+    convenience init(emptyNamed name: String) {
+        self.init(name: name, indexTitle: nil, objects: [])
     }
 
-    var numberOfObjects: Int { rows.count }
+    var numberOfObjects: Int { formerObjects?.count ?? rows.count }
 
-    var objects: [Any]? { rows.map { $0.id.object } }
+    var objects: [Any]? { formerObjects ?? rows.map { $0.id.object } }
 }

@@ -117,7 +117,10 @@ struct ResultsSnapshot<ID: Hashable, Key> {
     }
 
     /// Offset of each section's first row in the flat order, plus the total at the end: O(s).
-    var sectionStarts: [Int] {
+    var sectionStarts: [Int] { Self.sectionStarts(of: sections) }
+
+    /// The same for a detached list of sections (the old ones, after a change).
+    static func sectionStarts(of sections: [Section]) -> [Int] {
         var starts: [Int] = []
         starts.reserveCapacity(sections.count + 1)
         var total = 0
