@@ -77,9 +77,9 @@ enum KeyPathReader {
     }
 
     private static func read(_ key: String, of object: Any, remaining: ArraySlice<String>) throws -> Value {
-        if let managed = object as? NSManagedObject {
-            guard let property = managed.entity.propertiesByName[key] else {
-                throw PredicateError.semantic("keypath \(key) not found in entity \(managed.entity.name ?? "?")")
+        if let entity = (object as? NSManagedObject)?.entity ?? (object as? EntityDescribing)?.describedEntity {
+            guard let property = entity.propertiesByName[key] else {
+                throw PredicateError.semantic("keypath \(key) not found in entity \(entity.name ?? "?")")
             }
             let raw = (object as? KeyValueReadable)?.readValue(forKey: key)
             // A missing to-one on the way to a to-many yields no members (as SQL's correlated
@@ -109,4 +109,10 @@ enum KeyPathReader {
         }
         return false
     }
+}
+
+/// A value that is not a managed object but has an entity (row snapshots, test rows), so key
+/// paths over it are checked against the model as they are for managed objects.
+protocol EntityDescribing {
+    var describedEntity: NSEntityDescription { get }
 }
