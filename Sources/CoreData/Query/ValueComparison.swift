@@ -90,7 +90,7 @@ enum ValueComparison {
     }
 
     static func objectID(of value: Any) -> NSManagedObjectID? {
-        if let object = value as? NSManagedObject { return object.objectID }
+        if let object = value as? ObjectIDProviding { return object.objectID }
         return value as? NSManagedObjectID
     }
 }
@@ -153,3 +153,10 @@ enum NumericValue {
         return double > Double(truncated) ? .orderedAscending : .orderedSame
     }
 }
+
+/// Anything with an object ID compares as that ID: managed objects, and stand-ins for them.
+protocol ObjectIDProviding {
+    var objectID: NSManagedObjectID { get }
+}
+
+extension NSManagedObject: ObjectIDProviding {}
