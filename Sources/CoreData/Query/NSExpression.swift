@@ -23,6 +23,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     let node: ExpressionNode
     /// Set when `init(format:)` was given text that does not parse.
     let parseError: NSError?
+    private var holdsConstantCollection = false
 
     init(node: ExpressionNode, parseError: NSError? = nil) {
         self.node = node
@@ -39,13 +40,12 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         self.init(node: .key(NSManagedObject.propertyName(for: keyPath) ?? "\(keyPath)"))
     }
 
+    /// A collection value becomes an aggregate of constants, so functions such as `median:`
+    /// can read its members; its `expressionType` stays `.constantValue`, as Apple's does.
     public convenience init(forConstantValue value: Any?) {
         let node = (try? PredicateParser.expression(forArgument: value, depth: 0)) ?? .constant(.null)
-        if case .aggregate = node {
-            self.init(node: .constant(ConstantValue(any: value)))
-        } else {
-            self.init(node: node)
-        }
+        self.init(node: node)
+        if case .aggregate = node { holdsConstantCollection = true }
     }
 
     public convenience init(forVariable name: String) {
@@ -86,14 +86,15 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public var expressionType: ExpressionType {
+        if holdsConstantCollection { return .constantValue }
         switch node {
-        case .constant: .constantValue
-        case .evaluatedObject: .evaluatedObject
-        case .variable: .variable
-        case .keyPath: .keyPath
-        case .function: .function
-        case .subquery: .subquery
-        case .aggregate: .aggregate
+        case .constant: return .constantValue
+        case .evaluatedObject: return .evaluatedObject
+        case .variable: return .variable
+        case .keyPath: return .keyPath
+        case .function: return .function
+        case .subquery: return .subquery
+        case .aggregate: return .aggregate
         }
     }
 
@@ -104,6 +105,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public var constantValue: Any? {
+        if holdsConstantCollection { return try? PredicateEvaluator.evaluate(node, nil) }
         guard case .constant(let value) = node else { return nil }
         return value.anyValue
     }
