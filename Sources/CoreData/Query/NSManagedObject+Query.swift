@@ -8,7 +8,12 @@ extension NSManagedObject: KeyValueReadable {
     }
 }
 
-private let propertyNamesByKeyPath = Mutex<[AnyKeyPath: String]>([:])
+/// Key paths are immutable values, safe to share; the compiler does not know them as Sendable.
+private struct KeyPathNames: @unchecked Sendable {
+    var names: [AnyKeyPath: String] = [:]
+}
+
+private let propertyNamesByKeyPath = Mutex(KeyPathNames())
 
 extension NSManagedObject {
     /// The model key a Swift key path into a managed object subclass reads, found by reading
@@ -17,14 +22,14 @@ extension NSManagedObject {
     ///
     /// (Interim home in the Query room until the Context room provides its own.)
     static func propertyName(for keyPath: AnyKeyPath) -> String? {
-        if let known = propertyNamesByKeyPath.withLock({ $0[keyPath] }) { return known }
+        if let known = propertyNamesByKeyPath.withLock({ $0.names[keyPath] }) { return known }
         guard let rootType = type(of: keyPath).rootType as? NSManagedObject.Type else { return nil }
         let probe = rootType.init(entity: NSEntityDescription(), insertInto: nil)
         let recorder = KeyRecorder()
         probe.keyRecorder = recorder
         _ = probe[keyPath: keyPath]
         guard let key = recorder.keys.first else { return nil }
-        propertyNamesByKeyPath.withLock { $0[keyPath] = key }
+        propertyNamesByKeyPath.withLock { $0.names[keyPath] = key }
         return key
     }
 }
