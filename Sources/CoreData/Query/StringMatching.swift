@@ -58,16 +58,17 @@ enum StringMatching {
             let needle = Array(pattern.utf8)
             return !needle.isEmpty && subject.reversed().starts(with: needle.reversed())
         case .like:
-            return likeMatches(Array(String(decoding: subject, as: UTF8.self)), Array(pattern))
+            return likeMatches(Array(String(decoding: subject, as: UTF8.self).unicodeScalars), Array(pattern.unicodeScalars))
         default:
             return false
         }
     }
 
-    /// `*` is any run of characters, `?` exactly one, `\` escapes the next. Greedy matching with
-    /// one backtrack point: O(n·m) worst case, never exponential.
-    static func likeMatches(_ text: [Character], _ pattern: [Character]) -> Bool {
-        enum Element: Equatable { case literal(Character), one, any }
+    /// `*` is any run of Unicode scalars, `?` exactly one, `\` escapes the next. Scalars, not
+    /// grapheme clusters, so that "e\u{301}" does not equal "é" here when it does not in `==`.
+    /// Greedy matching with one backtrack point: O(n·m) worst case, never exponential.
+    static func likeMatches(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+        enum Element: Equatable { case literal(Unicode.Scalar), one, any }
         var elements: [Element] = []
         var index = 0
         while index < pattern.count {
