@@ -79,3 +79,26 @@ import Testing
         #expect(statement.bindings.first == .text("a"))
     }
 }
+
+@Suite struct SQLResultColumnTests {
+    @Test func aggregatesOverFetchedRows() throws {
+        let db = try QueryTestDatabase(seed: 5)
+        let compiler = SQLCompiler(entity: db.entity("Item"))
+        let columns = try [
+            NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")]),
+            NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: "title")]),
+            NSExpression(forFunction: "max:", arguments: [NSExpression(forKeyPath: "owner.age")]),
+        ].map(compiler.resultColumn(for:))
+        #expect(columns[0] == "SUM(t0.ZPRICE)" && columns[1] == "COUNT(t0.ZTITLE)")
+        let statement = try compiler.selectStatement(columns: columns.joined(separator: ", "), predicate: nil)
+        var row: [SQLValue] = []
+        try db.connection.query(statement.sql, statement.bindings) { result in row = (0..<3).map { result.value(at: Int32($0)) } }
+        let items = db.rows["Item"]!
+        let total = items.compactMap { ($0.values["price"] as? NSNumber)?.doubleValue }.reduce(0, +)
+        #expect(row[0] == .real(total))
+        #expect(row[1] == .integer(Int64(items.filter { $0.values["title"] != nil }.count)))
+        let ages = items.compactMap { (($0.values["owner"] as? QueryTestRow)?.values["age"] as? NSNumber)?.int64Value }
+        #expect(row[2] == (ages.max().map { .integer($0) } ?? .null))
+        #expect(throws: NSError.self) { try compiler.resultColumn(for: NSExpression(forFunction: "median:", arguments: [NSExpression(forKeyPath: "price")])) }
+    }
+}

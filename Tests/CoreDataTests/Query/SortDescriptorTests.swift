@@ -53,3 +53,15 @@ import Testing
         #expect(throws: NSError.self) { try SortComparison([NSSortDescriptor(key: "s", ascending: true, selector: "compareNumbers:")]) }
     }
 }
+
+@Suite struct TypedKeyPathSortTests {
+    @Test func typedKeyPathsBecomeKeyBasedDescriptors() throws {
+        let container = try makeContainer(model: TestModels.dogWalk(), storeURL: nil, type: NSInMemoryStoreType)
+        defer { withExtendedLifetime(container) {} }
+        #expect(NSSortDescriptor(keyPath: \Walk.date, ascending: false).key == "date")
+        #expect(NSSortDescriptor(keyPath: \Walk.dog?.name, ascending: true).key == "dog.name")
+        #expect(NSSortDescriptor(SortDescriptor(\Dog.name, order: .reverse)).key == "name")
+        #expect(NSSortDescriptor(SortDescriptor(\Dog.name, order: .reverse)).ascending == false)
+        #expect(NSExpression(forKeyPath: \Walk.dog?.name).keyPath == "dog.name")
+    }
+}
