@@ -7,7 +7,3 @@ enum ModelBundleLocator {
 extension NSManagedObjectModel {
     public convenience init?(contentsOf url: URL) { return nil }
 }
-
-extension NSPredicate {
-    func withSubstitutionVariables(_ variables: [String: Any]) -> NSPredicate { self }
-}
