@@ -62,3 +62,53 @@ import Testing
         #expect(controller.fetchedObjects?.map(\.objectID) == fresh.map(\.objectID))
     }
 }
+
+/// Batch requests bypass the context; merging their object IDs brings the controller along.
+@MainActor @Suite struct BatchRequestMergeTests {
+    let container: NSPersistentContainer
+    var context: NSManagedObjectContext { container.viewContext }
+    let controller: NSFetchedResultsController<WorldCupTeam>
+    let recorder = TableRecorder()
+
+    init() throws {
+        container = try worldCupContainer()
+        controller = NSFetchedResultsController(
+            fetchRequest: worldCupRequest(), managedObjectContext: container.viewContext,
+            sectionNameKeyPath: "qualifyingZone", cacheName: nil)
+        try controller.performFetch()
+        recorder.reset(from: controller)
+        controller.delegate = recorder
+    }
+
+    @Test func aMergedBatchUpdateMovesTheUpdatedTeam() throws {
+        let update = NSBatchUpdateRequest(entityName: "Team")
+        update.predicate = NSPredicate(format: "teamName == %@", "Japan")
+        update.propertiesToUpdate = ["wins": 6]
+        update.resultType = .updatedObjectIDsResultType
+        let result = try context.execute(update) as? NSBatchUpdateResult
+        let ids = try #require(result?.result as? [NSManagedObjectID])
+        #expect(ids.count == 1)
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: ids], into: [context])
+        #expect(recorder.log == ["will", "object move [1, 2] [1, 0]", "did"])
+        #expect(controller.object(at: IndexPath(row: 0, section: 1)).teamName == "Japan")
+    }
+
+    @Test func aMergedBatchDeleteOfAZoneDeletesItsSection() throws {
+        let delete = NSBatchDeleteRequest(fetchRequest: {
+            let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Team")
+            request.predicate = NSPredicate(format: "qualifyingZone == %@", "Asia")
+            return request
+        }())
+        delete.resultType = .resultTypeObjectIDs
+        let result = try context.execute(delete) as? NSBatchDeleteResult
+        let ids = try #require(result?.result as? [NSManagedObjectID])
+        #expect(ids.count == 4)
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: ids], into: [context])
+        #expect(recorder.sectionChanges.map(\.type) == [.delete])
+        #expect(recorder.sectionChanges.map(\.index) == [1])
+        #expect(recorder.objectChanges.count == 4)
+        #expect(controller.sections?.map(\.name).contains("Asia") == false)
+        #expect(recorder.replayFailures.isEmpty)
+        #expect(recorder.table == TableRecorder.table(of: controller))
+    }
+}
