@@ -27,7 +27,8 @@ extension FetchedResultsState {
             RelationshipRefreshPath.paths(
                 from: $0,
                 refreshing: request.relationshipKeyPathsForRefreshing,
-                placing: ordering.keyPaths + [sectionNaming.keyPath].compactMap { $0 })
+                placing: ordering.keyPaths + [sectionNaming.keyPath].compactMap { $0 }
+                    + (request.predicate?.referencedKeyPaths ?? []))
         } ?? []
         activeRequest = request
         startObserving()

@@ -64,7 +64,7 @@ extension FetchedResultsState {
         if !refreshPaths.isEmpty {
             let related = edited.union(inserted).union(deleted)
             for path in refreshPaths {
-                for referrer in path.fetchedObjects(referring: related, in: snapshot) {
+                for referrer in path.referrers(referring: related, in: snapshot) {
                     let identity = ResultIdentity(referrer)
                     guard changes[identity]?.placement != nil || changes[identity] == nil else { continue }
                     evaluate(referrer, contentChanged: path.refreshesContent || (changes[identity]?.contentChanged ?? false))

@@ -1,10 +1,11 @@
 /// A chain of relationships leading from the fetched entity to objects whose changes matter to
-/// fetched objects: `bucket` in `relationshipKeyPathsForRefreshing = ["bucket.name"]`, or `team`
-/// in `sectionNameKeyPath: "team.zone"`.
+/// fetched objects: `bucket` in `relationshipKeyPathsForRefreshing = ["bucket.name"]`, `team`
+/// in `sectionNameKeyPath: "team.zone"`, or in a predicate `team.zone == "Europe"`.
 ///
-/// When such an object changes, the fetched objects reaching it are found by walking inverse
+/// When such an object changes, the objects reaching it are found by walking inverse
 /// relationships back (O(referrers)), or, for a relationship without an inverse, by scanning
-/// the fetched objects once (O(n)).
+/// the fetched objects once (O(n); an object outside the results is then not found, so a
+/// predicate through such a relationship cannot admit it until it changes itself).
 struct RelationshipRefreshPath {
     /// From the fetched entity outwards; every element is a relationship.
     let relationships: [NSRelationshipDescription]
@@ -12,8 +13,8 @@ struct RelationshipRefreshPath {
     /// used only for sorting or sectioning just re-place their referrers.
     let refreshesContent: Bool
 
-    /// The paths for a request: those asked to refresh, and those its sort descriptors and
-    /// section key path read through.
+    /// The paths for a request: those asked to refresh, and those its sort descriptors,
+    /// section key path and predicate read through.
     static func paths(
         from entity: NSEntityDescription, refreshing: Set<String>, placing: [String]
     ) -> [RelationshipRefreshPath] {
@@ -38,8 +39,9 @@ struct RelationshipRefreshPath {
         }
     }
 
-    /// The fetched objects that reach any of `changed` along this path.
-    func fetchedObjects(
+    /// The objects of the fetched entity that reach any of `changed` along this path: fetched
+    /// ones, and (through inverses) ones a predicate over this path may now admit.
+    func referrers(
         referring changed: Set<NSManagedObject>, in snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>
     ) -> [NSManagedObject] {
         var found: [ObjectIdentifier: NSManagedObject] = [:]
@@ -57,9 +59,7 @@ struct RelationshipRefreshPath {
                 current = current.flatMap { Self.related($0, along: inverse.name) }
             }
             if walkedBack {
-                for object in current where snapshot.entries[ResultIdentity(object)] != nil {
-                    found[ObjectIdentifier(object)] = object
-                }
+                for object in current { found[ObjectIdentifier(object)] = object }
             } else {
                 // No inverse somewhere on the way: look from the fetched side instead.
                 let wanted = Set(targets.map(ObjectIdentifier.init))

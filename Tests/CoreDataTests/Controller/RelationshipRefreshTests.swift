@@ -94,3 +94,41 @@ import Testing
 final class SavedNotification: @unchecked Sendable {
     var notification: Notification?
 }
+
+/// A predicate through a relationship is re-evaluated when the related object changes.
+@MainActor @Suite struct RelationshipPredicateTests {
+    @Test func renamingABucketMovesItsContentsInAndOutOfAFilteredController() throws {
+        let container = try makeContainer("Buckets", model: ControllerModels.buckets(), storeURL: nil, type: NSInMemoryStoreType)
+        let context = container.viewContext
+        let inbox = NSEntityDescription.insertNewObject(forEntityName: "Bucket", into: context)
+        inbox.setValue("Inbox", forKey: "name")
+        for rank in 0..<3 {
+            let content = NSEntityDescription.insertNewObject(forEntityName: "Content", into: context)
+            content.setValue("item \(rank)", forKey: "title")
+            content.setValue(Int64(rank), forKey: "rank")
+            content.setValue(inbox, forKey: "bucket")
+        }
+        try context.save()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Content")
+        request.predicate = NSPredicate(format: "bucket.name == %@", "Inbox")
+        request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        try controller.performFetch()
+        #expect(controller.fetchedObjects?.count == 3)
+        let recorder = TableRecorder()
+        recorder.reset(from: controller)
+        controller.delegate = recorder
+
+        inbox.setValue("Archive", forKey: "name")
+        try context.save()
+        #expect(controller.fetchedObjects?.isEmpty == true)
+        #expect(recorder.objectChanges.map(\.type) == [.delete, .delete, .delete])
+
+        inbox.setValue("Inbox", forKey: "name")
+        try context.save()
+        #expect(controller.fetchedObjects?.count == 3)
+        #expect(recorder.objectChanges.map(\.type) == [.insert, .insert, .insert])
+        #expect(recorder.replayFailures.isEmpty)
+        #expect(recorder.table == TableRecorder.table(of: controller))
+    }
+}
