@@ -48,6 +48,15 @@ enum SQLiteSchema {
         )
     }
 
+    /// Whether `relationship` is the side of a many-to-many whose changes are written to the
+    /// join table (the side the table is named after, or the only side).
+    static func writesJoinTable(_ relationship: NSRelationshipDescription) -> Bool {
+        guard let inverse = relationship.inverseRelationship else { return true }
+        let ownKey = "\(relationship.entity.name ?? "").\(relationship.name)"
+        let inverseKey = "\(inverse.entity.name ?? "").\(inverse.name)"
+        return ownKey <= inverseKey
+    }
+
     /// The Z_ENT numbers a fetch for `entity` must match (itself and its subentities).
     static func entityNumbers(for entity: NSEntityDescription) -> [Int] {
         entity.selfAndDescendants.map(\.entityNumber)

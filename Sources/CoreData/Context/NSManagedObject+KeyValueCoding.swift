@@ -1,0 +1,148 @@
+/// Key-value coding, implemented by the object itself since Linux has no Objective-C runtime.
+extension NSManagedObject {
+    /// The value of a property: attributes as Foundation values (`NSNumber` for numbers and
+    /// booleans), to-one relationships as the related object, to-many as `NSSet` or
+    /// `NSOrderedSet`. An unknown key returns nil and makes the next save throw.
+    public func value(forKey key: String) -> Any? {
+        if let keyRecorder {
+            keyRecorder.keys.append(key)
+            return nil
+        }
+        guard let property = entity.propertiesByName[key] else {
+            noteUnknownKey(key)
+            return nil
+        }
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        if let relationship = property as? NSRelationshipDescription, relationship.isToMany {
+            let members = toManyMembers(forKey: key).objects
+            return relationship.isOrdered ? NSOrderedSet(array: members) : NSSet(array: members)
+        }
+        return primitiveValue(forKey: key)
+    }
+
+    /// Sets a property, keeping inverse relationships consistent at once and recording the change.
+    public func setValue(_ value: Any?, forKey key: String) {
+        guard let property = entity.propertiesByName[key] else {
+            noteUnknownKey(key)
+            return
+        }
+        willChangeValue(forKey: key)
+        defer { didChangeValue(forKey: key) }
+        if let relationship = property as? NSRelationshipDescription {
+            if relationship.isToMany {
+                replaceToMany(forKey: key, with: ManagedValueNormalizer.objects(in: value))
+            } else {
+                setToOne(value as? NSManagedObject, forKey: key, maintainingInverse: true)
+            }
+        } else if let attribute = property as? NSAttributeDescription {
+            fireFaultIfNeeded()
+            values[key] = ManagedValueNormalizer.normalize(value, for: attribute)
+            noteChange(key)
+        }
+    }
+
+    /// Follows a dotted key path; a to-many step gathers the values of its members.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        Self.value(of: self, along: keyPath.split(separator: ".").map(String.init)[...])
+    }
+
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        var parts = keyPath.split(separator: ".").map(String.init)
+        guard let last = parts.popLast() else { return }
+        let target = parts.isEmpty ? self : self.value(forKeyPath: parts.joined(separator: ".")) as? NSManagedObject
+        target?.setValue(value, forKey: last)
+    }
+
+    public func setValuesForKeys(_ keyedValues: [String: Any]) {
+        for (key, value) in keyedValues { setValue(value is NSNull ? nil : value, forKey: key) }
+    }
+
+    public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    private static func value(of object: Any?, along keys: ArraySlice<String>) -> Any? {
+        guard let key = keys.first else { return object }
+        let rest = keys.dropFirst()
+        if key == "@count" {
+            return (object as? NSSet)?.count ?? (object as? NSOrderedSet)?.count ?? (object as? [Any])?.count
+        }
+        if let members = (object as? NSSet)?.allObjects ?? (object as? NSOrderedSet)?.array {
+            return NSSet(array: members.compactMap { value(of: $0, along: keys) })
+        }
+        if let object = object as? NSManagedObject { return value(of: object.value(forKey: key), along: rest) }
+        if let dictionary = object as? [String: Any] { return value(of: dictionary[key], along: rest) }
+        return nil
+    }
+
+    /// A live set: changes made to it change the relationship.
+    public func mutableSetValue(forKey key: String) -> NSMutableSet {
+        RelationshipSetProxy(owner: self, key: key)
+    }
+
+    /// A live ordered set: changes made to it change the ordered relationship.
+    public func mutableOrderedSetValue(forKey key: String) -> NSMutableOrderedSet {
+        RelationshipOrderedSetProxy(owner: self, key: key)
+    }
+
+    // MARK: Primitive access: no change tracking, no inverse maintenance
+
+    /// The stored value without access notifications; to-many relationships as `NSSet`.
+    public func primitiveValue(forKey key: String) -> Any? {
+        fireFaultIfNeeded()
+        if let members = values[key] as? ToManyMembers { return NSSet(array: members.objects) }
+        return values[key]
+    }
+
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        fireFaultIfNeeded()
+        if let attribute = entity.attributesByName[key] {
+            values[key] = ManagedValueNormalizer.normalize(value, for: attribute)
+        } else {
+            values[key] = value
+        }
+    }
+
+    // MARK: Typed access used by `@Managed` properties
+
+    /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
+    /// booleans, as Xcode-generated scalar properties behave.
+    public func managedValue<T>(forKey key: String) -> T {
+        let raw = value(forKey: key)
+        if let typed = raw as? T { return typed }
+        if let zero = ZeroValue.zero(of: T.self) { return zero }
+        preconditionFailure("CoreData: \(entity.name ?? "").\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(T.self)")
+    }
+
+    public func setManagedValue<T>(_ newValue: T, forKey key: String) {
+        setValue(Optional<Any>.some(newValue).flatMap(ManagedValueNormalizer.unwrapOptional), forKey: key)
+    }
+
+    // MARK: Change bookkeeping
+
+    func noteChange(_ key: String) {
+        changedKeys.insert(key)
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    private func noteUnknownKey(_ key: String) {
+        deferredErrors.append(CoreDataError.make(NSManagedObjectValidationError,
+            "The entity \(entity.name ?? "") has no property named '\(key)'",
+            [NSValidationKeyErrorKey: key, NSValidationObjectErrorKey: self]))
+    }
+}
+
+/// Zero values for the non-optional scalar types Xcode generates (`Int16`, `Bool`, `Double`...).
+enum ZeroValue {
+    static func zero<T>(of type: T.Type) -> T? {
+        let candidates: [Any] = [Int16(0), Int32(0), Int64(0), Int(0), Double(0), Float(0), false, Decimal(0),
+                                 "", Date(timeIntervalSinceReferenceDate: 0), Data(), UUID(uuid: (0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0))]
+        for candidate in candidates {
+            if let zero = candidate as? T, Swift.type(of: candidate) == T.self { return zero }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,90 @@
+/// Relationship changes, keeping both sides consistent immediately (before any save), as Apple's
+/// context does at the end of the event.
+extension NSManagedObject {
+    /// The loaded members of a to-many relationship, reading them on first use.
+    func toManyMembers(forKey key: String) -> ToManyMembers {
+        if let members = values[key] as? ToManyMembers { return members }
+        let loaded = ToManyMembers(managedObjectContext?.loadToMany(key, of: self) ?? [])
+        values[key] = loaded
+        return loaded
+    }
+
+    /// Whether a to-many relationship is still a fault (not yet read).
+    func isToManyFault(_ key: String) -> Bool { !(values[key] is ToManyMembers) }
+
+    func setToOne(_ newValue: NSManagedObject?, forKey key: String, maintainingInverse: Bool) {
+        fireFaultIfNeeded()
+        let old = values[key] as? NSManagedObject
+        guard old !== newValue else { return }
+        values[key] = newValue
+        noteChange(key)
+        guard maintainingInverse, let inverse = entity.relationshipsByName[key]?.inverseRelationship else { return }
+        if let old { old.unlink(self, fromInverse: inverse) }
+        if let newValue { newValue.link(self, toInverse: inverse) }
+    }
+
+    func addToMany(_ object: NSManagedObject, forKey key: String, at index: Int?) {
+        var members = toManyMembers(forKey: key)
+        guard members.insert(object, at: index ?? members.count) else { return }
+        values[key] = members
+        noteChange(key)
+        if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.link(self, toInverse: inverse) }
+    }
+
+    func removeFromToMany(_ object: NSManagedObject, forKey key: String) {
+        var members = toManyMembers(forKey: key)
+        guard members.remove(object) else { return }
+        values[key] = members
+        noteChange(key)
+        if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.unlink(self, fromInverse: inverse) }
+    }
+
+    func replaceToMany(forKey key: String, with objects: [NSManagedObject]) {
+        let keep = Set(objects.map(ObjectIdentifier.init))
+        for old in toManyMembers(forKey: key).objects where !keep.contains(ObjectIdentifier(old)) {
+            removeFromToMany(old, forKey: key)
+        }
+        for (position, object) in objects.enumerated() {
+            addToMany(object, forKey: key, at: position)
+        }
+        // Reorder to the given order when members were already present.
+        var members = toManyMembers(forKey: key)
+        if members.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
+            members = ToManyMembers(objects)
+            values[key] = members
+            noteChange(key)
+        }
+    }
+
+    /// Makes `source` appear on this object's side of `inverse`.
+    private func link(_ source: NSManagedObject, toInverse inverse: NSRelationshipDescription) {
+        if inverse.isToMany {
+            var members = toManyMembers(forKey: inverse.name)
+            if members.append(source) {
+                values[inverse.name] = members
+                noteChange(inverse.name)
+            }
+        } else {
+            // A to-one inverse: detach whatever the other side pointed at before.
+            let previous = primitiveValue(forKey: inverse.name) as? NSManagedObject
+            if previous === source { return }
+            if let previous, let back = inverse.inverseRelationship {
+                if back.isToMany { previous.removeFromToMany(self, forKey: back.name) } else { previous.setToOne(nil, forKey: back.name, maintainingInverse: false) }
+            }
+            setToOne(source, forKey: inverse.name, maintainingInverse: false)
+        }
+    }
+
+    /// Removes `source` from this object's side of `inverse`.
+    private func unlink(_ source: NSManagedObject, fromInverse inverse: NSRelationshipDescription) {
+        if inverse.isToMany {
+            var members = toManyMembers(forKey: inverse.name)
+            if members.remove(source) {
+                values[inverse.name] = members
+                noteChange(inverse.name)
+            }
+        } else if primitiveValue(forKey: inverse.name) as? NSManagedObject === source {
+            setToOne(nil, forKey: inverse.name, maintainingInverse: false)
+        }
+    }
+}

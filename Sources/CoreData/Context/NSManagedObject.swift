@@ -1,0 +1,149 @@
+/// An object of an entity: its values live here, its identity in `objectID`, and its context
+/// tracks every change until save.
+///
+/// Use it directly with key-value coding (`value(forKey:)`, `setValue(_:forKey:)`) or subclass
+/// it and declare properties with `@Managed`.
+///
+/// For example:
+/// ```swift
+/// final class Person: NSManagedObject {
+///     @Managed var name: String?
+/// }
+/// let person = Person(context: context)
+/// person.name = "Ada"
+/// ```
+open class NSManagedObject: NSObject, NSFetchRequestResult {
+    public let entity: NSEntityDescription
+    public internal(set) var objectID: NSManagedObjectID
+    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+
+    /// Current values by property name: attributes in their canonical Foundation form, to-one
+    /// relationships as `NSManagedObject`, loaded to-many relationships as `ToManyMembers`.
+    var values: [String: Any] = [:]
+    /// The row this object was read from or last saved as; nil for a new object.
+    var committed: RowSnapshot?
+    /// Properties changed since the last save.
+    var changedKeys: Set<String> = []
+    /// Errors from calls that cannot throw (an unknown key), thrown by the next save.
+    var deferredErrors: [NSError] = []
+    var insertedFlag = false
+    var deletedFlag = false
+    var faultFlag = false
+    /// Set on a throwaway instance used to learn which key a Swift key path reads.
+    var keyRecorder: KeyRecorder?
+
+    /// Creates an object of `entity`, inserting it into `context` if one is given.
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = NSManagedObjectID(temporaryFor: entity)
+        super.init()
+        ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object of the entity whose class is this subclass, inserted into `context`.
+    public convenience init(context: NSManagedObjectContext) {
+        guard let entity = Self.entity(in: context) else {
+            preconditionFailure("CoreData: no entity in the context's model has class \(Self.self)")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// The entity whose class is this subclass, searched in the models in use.
+    open class func entity() -> NSEntityDescription {
+        guard let entity = ModelRegistry.shared.entity(for: self) else {
+            preconditionFailure("CoreData: no loaded model has an entity with class \(self)")
+        }
+        return entity
+    }
+
+    /// A request for this subclass's entity, as Xcode's generated code declares it.
+    open class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        NSFetchRequest<NSFetchRequestResult>(entityName: entity().name ?? "")
+    }
+
+    static func entity(in context: NSManagedObjectContext) -> NSEntityDescription? {
+        ManagedObjectClassRegistry.shared.register(self)
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel else { return nil }
+        return ModelRegistry.entity(for: self, in: model)
+    }
+
+    // MARK: State
+
+    public var isInserted: Bool { insertedFlag }
+    public var isDeleted: Bool { deletedFlag }
+    public var isFault: Bool { faultFlag }
+    /// Changed since the last save, and neither new nor deleted.
+    public var isUpdated: Bool { !changedKeys.isEmpty && !insertedFlag && !deletedFlag }
+    public var hasChanges: Bool { insertedFlag || deletedFlag || !changedKeys.isEmpty }
+    public var hasPersistentChangedValues: Bool {
+        changedKeys.contains { entity.propertiesByName[$0]?.isTransient == false }
+    }
+
+    /// Changed properties and their new values.
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in changedKeys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    /// Values as of the last save (or fetch): all persistent properties when `keys` is nil.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        guard let committed else { return [:] }
+        let names = keys ?? entity.properties.filter { !$0.isTransient }.map(\.name)
+        var result: [String: Any] = [:]
+        for name in names {
+            guard let property = entity.propertiesByName[name] else { continue }
+            if let relationship = property as? NSRelationshipDescription, relationship.isToMany { continue }
+            if let stored = committed.values[name] {
+                result[name] = (stored as? NSManagedObjectID).flatMap { managedObjectContext?.object(with: $0) } ?? stored
+            } else {
+                result[name] = NSNull()
+            }
+        }
+        return result
+    }
+
+    public override var description: String {
+        let state = faultFlag ? "<fault>" : values.keys.sorted().map { key in
+            let value = values[key]
+            if let object = value as? NSManagedObject { return "\(key) = \(object.objectID.uriRepresentation().absoluteString)" }
+            if let members = value as? ToManyMembers { return "\(key) = <\(members.count) objects>" }
+            return "\(key) = \(value.map { "\($0)" } ?? "nil")"
+        }.joined(separator: "; ")
+        return "<\(Swift.type(of: self)): \(objectID.uriRepresentation().absoluteString)> { \(state) }"
+    }
+
+    // MARK: Life-cycle hooks, overridable as on Apple platforms
+
+    /// Called once when the object is first inserted into a context.
+    open func awakeFromInsert() {}
+    /// Called when the object's values are first read from the store.
+    open func awakeFromFetch() {}
+    /// Called before a save writes this object.
+    open func willSave() {}
+    /// Called after a save wrote this object.
+    open func didSave() {}
+    /// Called when the object is deleted, before delete rules run.
+    open func prepareForDeletion() {}
+    open func willTurnIntoFault() {}
+    open func didTurnIntoFault() {}
+    open func willAccessValue(forKey key: String?) {}
+    open func didAccessValue(forKey key: String?) {}
+    open func willChangeValue(forKey key: String) {}
+    open func didChangeValue(forKey key: String) {}
+
+    // MARK: Validation, overridable; call super to keep the model's rules
+
+    /// Checks the model's rules for a new object; several failures throw one 1560 error.
+    open func validateForInsert() throws { try validatePropertyRules() }
+    /// Checks the model's rules for a changed object.
+    open func validateForUpdate() throws { try validatePropertyRules() }
+    /// Refuses deletion while a deny-rule relationship still has destinations (1600).
+    open func validateForDelete() throws { try validateDeleteRules() }
+}
+
+/// Collects the key a probe instance is asked for; see `NSManagedObject.propertyName(for:)`.
+final class KeyRecorder {
+    var keys: [String] = []
+}

@@ -1,0 +1,79 @@
+/// Optimistic-locking conflicts: rows another context or process saved since this context read
+/// them, resolved by the context's merge policy.
+extension NSManagedObjectContext {
+    func resolve(_ conflict: StoreVersionConflict) throws -> SaveAttempt {
+        let policy = (mergePolicy as? NSMergePolicy)?.mergeType ?? .errorMergePolicyType
+        let objects = conflict.conflicts.compactMap { entry in registered[entry.objectID].map { ($0, entry.storedRow) } }
+        if policy == .errorMergePolicyType {
+            let conflicts = objects.map { object, stored in
+                NSMergeConflict(source: object, objectSnapshot: object.dictionaryWithValues(forKeys: Array(object.changedKeys)),
+                                cachedSnapshot: object.committed?.values, persistedSnapshot: stored?.values,
+                                newVersion: Int(stored?.version ?? 0), oldVersion: Int(object.committed?.version ?? 0))
+            }
+            throw CoreDataError.make(NSManagedObjectMergeError,
+                "Could not merge changes: \(conflicts.count) object(s) changed in the store since they were read",
+                [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+        }
+        for (object, stored) in objects {
+            guard let stored else {
+                // The row was deleted elsewhere: the object goes too, whatever the policy.
+                forget(object)
+                continue
+            }
+            let committed = object.committed?.values ?? [:]
+            for property in object.entity.properties where !property.isTransient {
+                if let relationship = property as? NSRelationshipDescription, relationship.isToMany { continue }
+                let name = property.name
+                let changedHere = object.changedKeys.contains(name)
+                let changedThere = !StoredValue.equal(stored.values[name], committed[name])
+                let storeWins: Bool
+                switch policy {
+                case .rollbackMergePolicyType: storeWins = true
+                case .overwriteMergePolicyType: storeWins = false
+                case .mergeByPropertyStoreTrumpMergePolicyType: storeWins = !changedHere || changedThere
+                default: storeWins = !changedHere
+                }
+                if storeWins {
+                    take(name, from: stored, into: object)
+                    object.changedKeys.remove(name)
+                }
+            }
+            object.committed = stored
+            if object.changedKeys.isEmpty { changedSet.remove(object) }
+        }
+        return try storeChanges()
+    }
+
+    /// Replaces one property's value with the stored one, without recording a change.
+    private func take(_ name: String, from row: RowSnapshot, into object: NSManagedObject) {
+        if let relationship = object.entity.relationshipsByName[name], !relationship.isToMany {
+            object.values[name] = (row.values[name] as? NSManagedObjectID).map { self.object(with: $0) }
+        } else {
+            object.values[name] = row.values[name]
+        }
+    }
+
+    /// Drops an object from the context entirely, as when its row vanished.
+    func forget(_ object: NSManagedObject) {
+        registered.removeValue(forKey: object.objectID)
+        insertedSet.remove(object)
+        deletedSet.remove(object)
+        changedSet.remove(object)
+        rowCache.removeValue(forKey: object.objectID)
+        object.deletedFlag = true
+        object.changedKeys = []
+    }
+}
+
+/// Equality of stored values of any attribute type, for telling what changed.
+enum StoredValue {
+    static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (nil, _), (_, nil): return false
+        case let (left as NSObject, right as NSObject): return left.isEqual(right)
+        case let (left as AnyHashable, right as AnyHashable): return left == right
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,149 @@
+/// Fetching: the request runs in SQL (or in the parent), then this context's unsaved inserts,
+/// edits and deletes are folded in, so results reflect what the context holds now.
+extension NSManagedObjectContext {
+    /// Runs `request` and returns its results as `T` (objects, IDs, dictionaries or a count).
+    ///
+    /// Throws a clear error for a malformed request (unknown entity or key, a changed template)
+    /// where Apple raises an exception.
+    public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
+        try performAndWait {
+            if let objectClass = T.self as? NSManagedObject.Type { ManagedObjectClassRegistry.shared.register(objectClass) }
+            let fetch = try storeFetch(for: request)
+            let results: [Any]
+            if request.resultType == .countResultType {
+                results = [NSNumber(value: try count(fetch, includesPendingChanges: request.includesPendingChanges))]
+            } else if request.resultType == .dictionaryResultType {
+                results = try dictionaryResults(for: request, fetch: fetch)
+            } else if request.resultType == .managedObjectIDResultType {
+                results = try matchingObjectIDs(fetch, includesPendingChanges: request.includesPendingChanges)
+            } else {
+                results = try matchingObjects(fetch, request: request)
+            }
+            guard let typed = results as? [T] else {
+                throw CoreDataError.misuse("The fetch request for \(fetch.entity.name ?? "") produces \(type(of: results.first ?? results)), not \(T.self)")
+            }
+            return typed
+        }
+    }
+
+    /// The number of objects `request` would return, unsaved changes included.
+    public func count<T>(for request: NSFetchRequest<T>) throws -> Int {
+        try performAndWait {
+            try count(try storeFetch(for: request), includesPendingChanges: request.includesPendingChanges)
+        }
+    }
+
+    /// Checks a request and resolves it against the model.
+    func storeFetch<T>(for request: NSFetchRequest<T>) throws -> StoreFetch {
+        if let property = request.frozenMutation {
+            throw CoreDataError.misuse("Fetch request templates are immutable, but '\(property)' was changed; copy the template or use fetchRequestFromTemplate(withName:substitutionVariables:)")
+        }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else { throw noCoordinator() }
+        guard let name = request.resolvedEntityName, let entity = model.entitiesByName[name] else {
+            throw CoreDataError.misuse("The fetch request names no entity of the model: '\(request.resolvedEntityName ?? "nil")'")
+        }
+        var fetch = StoreFetch(entity: entity)
+        fetch.includesSubentities = request.includesSubentities
+        fetch.predicate = request.predicate
+        fetch.sortDescriptors = request.sortDescriptors ?? []
+        fetch.limit = request.fetchLimit
+        fetch.offset = request.fetchOffset
+        try InMemoryQuery.validate(fetch)
+        return fetch
+    }
+
+    /// Objects of this context with unsaved changes that could affect `fetch`.
+    private func pendingObjects(for fetch: StoreFetch) -> [NSManagedObject] {
+        let candidates = insertedSet.union(deletedSet).union(changedSet.filter { !$0.changedKeys.isEmpty })
+        return candidates.filter { object in
+            fetch.includesSubentities ? object.entity.isKindOf(entity: fetch.entity) : object.entity === fetch.entity
+        }
+    }
+
+    /// IDs matching `fetch`, in order, with this context's unsaved changes folded in.
+    func matchingObjectIDs(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> [NSManagedObjectID] {
+        let pending = includesPendingChanges ? pendingObjects(for: fetch) : []
+        if pending.isEmpty { return try upstreamObjectIDs(fetch) }
+        return try mergedWithPendingChanges(fetch, pending: pending).map(\.objectID)
+    }
+
+    private func count(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> Int {
+        let pending = includesPendingChanges ? pendingObjects(for: fetch) : []
+        if pending.isEmpty { return try upstreamCount(fetch) }
+        return try mergedWithPendingChanges(fetch, pending: pending).count
+    }
+
+    /// The full result re-judged in memory: stored matches minus changed objects, plus changed
+    /// objects that match now, sorted, then paged.
+    private func mergedWithPendingChanges(_ fetch: StoreFetch, pending: [NSManagedObject]) throws -> [NSManagedObject] {
+        var unpaged = fetch
+        unpaged.limit = 0
+        unpaged.offset = 0
+        let pendingIDs = Set(pending.map(\.objectID))
+        var objects = try upstreamRows(unpaged).compactMap { row -> NSManagedObject? in
+            guard !pendingIDs.contains(row.objectID) else { return nil }
+            return register(row, asFault: true, refresh: false)
+        }
+        for object in pending where !object.deletedFlag {
+            if try InMemoryQuery.matches(object, fetch.predicate) { objects.append(object) }
+        }
+        try InMemoryQuery.sort(&objects, by: fetch.sortDescriptors)
+        let start = min(fetch.offset, objects.count)
+        let end = fetch.limit > 0 ? min(start + fetch.limit, objects.count) : objects.count
+        return Array(objects[start..<end])
+    }
+
+    private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+        let pending = request.includesPendingChanges ? pendingObjects(for: fetch) : []
+        let objects: [NSManagedObject]
+        if pending.isEmpty {
+            objects = try upstreamRows(fetch).map {
+                register($0, asFault: request.returnsObjectsAsFaults, refresh: request.shouldRefreshRefetchedObjects)
+            }
+        } else {
+            objects = try mergedWithPendingChanges(fetch, pending: pending)
+            if !request.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
+        }
+        try prefetch(request.relationshipKeyPathsForPrefetching ?? [], for: objects)
+        return objects
+    }
+
+    /// The registered object for a fetched row. A fault keeps the row for when it fires; an
+    /// object with unsaved changes keeps them.
+    func register(_ row: RowSnapshot, asFault: Bool, refresh: Bool) -> NSManagedObject {
+        let object = self.object(with: row.objectID)
+        if object.faultFlag {
+            if asFault {
+                rowCache[row.objectID] = row
+            } else {
+                object.apply(row, in: self)
+                object.awakeFromFetch()
+            }
+        } else if refresh, !object.hasChanges {
+            object.apply(row, in: self)
+        }
+        return object
+    }
+
+    /// Reads the destinations of `keyPaths` for all `objects` at once, instead of one fault at a
+    /// time as each is touched.
+    private func prefetch(_ keyPaths: [String], for objects: [NSManagedObject]) throws {
+        for keyPath in keyPaths {
+            var level = objects
+            for key in keyPath.split(separator: ".").map(String.init) {
+                var next: [NSManagedObject] = []
+                for object in level {
+                    guard let relationship = object.entity.relationshipsByName[key] else { continue }
+                    if relationship.isToMany {
+                        next += object.toManyMembers(forKey: key).objects
+                    } else if let target = object.primitiveValue(forKey: key) as? NSManagedObject {
+                        next.append(target)
+                    }
+                }
+                let faults = next.filter { $0.faultFlag && rowCache[$0.objectID] == nil }
+                for (id, row) in try upstreamRows(for: faults.map(\.objectID)) { rowCache[id] = row }
+                level = next
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/// Discarding and refreshing: rollback, reset, refresh, and merging other contexts' saves.
+extension NSManagedObjectContext {
+    /// Discards every unsaved change: new objects go, deleted ones come back, edits are undone.
+    public func rollback() {
+        performAndWait {
+            for object in insertedSet {
+                registered.removeValue(forKey: object.objectID)
+                object.insertedFlag = false
+                object.managedObjectContext = nil
+            }
+            for object in deletedSet.union(changedSet) where !object.insertedFlag {
+                object.deletedFlag = false
+                object.turnIntoFault()
+            }
+            insertedSet = []
+            deletedSet = []
+            changedSet = []
+            unprocessedInserted = []
+            unprocessedUpdated = []
+            unprocessedDeleted = []
+        }
+    }
+
+    /// Forgets every registered object; objects from before are unusable afterwards.
+    public func reset() {
+        performAndWait {
+            for object in registered.values { object.managedObjectContext = nil }
+            registered = [:]
+            insertedSet = []
+            deletedSet = []
+            changedSet = []
+            unprocessedInserted = []
+            unprocessedUpdated = []
+            unprocessedDeleted = []
+            rowCache = [:]
+            postObjectsDidChange(inserted: [], updated: [], deleted: [], invalidatedAll: true)
+        }
+    }
+
+    /// Re-reads an object from the store: `mergeChanges: false` drops its unsaved changes (it
+    /// becomes a fault), `true` keeps them on top of the fresh values.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        performAndWait {
+            guard object.managedObjectContext === self, !object.insertedFlag else { return }
+            rowCache.removeValue(forKey: object.objectID)
+            guard flag, object.hasChanges else {
+                changedSet.remove(object)
+                object.turnIntoFault()
+                return
+            }
+            let pending = object.changedKeys.map { ($0, object.values[$0]) }
+            guard let row = try? upstreamRows(for: [object.objectID])[object.objectID] else { return }
+            let keys = object.changedKeys
+            object.apply(row, in: self)
+            for (key, value) in pending { object.values[key] = value }
+            object.changedKeys = keys
+        }
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        performAndWait {
+            let objects = Array(registered.values)
+            for object in objects { refresh(object, mergeChanges: true) }
+            postObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: Set(objects.filter { !$0.insertedFlag }))
+        }
+    }
+
+    /// Brings another context's save (the `userInfo` of its did-save notification) into this
+    /// context: updated objects are refreshed, deleted ones removed, inserted ones registered.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        performAndWait { mergeChanges(fromObjectIDs: notification.userInfo ?? [:]) }
+    }
+
+    /// Merges changes described by object IDs, URIs or objects (of any context) into each context,
+    /// e.g. the result of a batch request.
+    public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [NSManagedObjectContext]) {
+        for context in contexts {
+            context.performAndWait { context.mergeChanges(fromObjectIDs: changeNotificationData) }
+        }
+    }
+
+    func mergeChanges(fromObjectIDs userInfo: [AnyHashable: Any]) {
+        let inserted = objectIDs(in: userInfo, keys: [NSInsertedObjectsKey, NSInsertedObjectIDsKey])
+        let updated = objectIDs(in: userInfo, keys: [NSUpdatedObjectsKey, NSUpdatedObjectIDsKey, NSRefreshedObjectsKey, NSRefreshedObjectIDsKey])
+        let deleted = objectIDs(in: userInfo, keys: [NSDeletedObjectsKey, NSDeletedObjectIDsKey, NSInvalidatedObjectsKey, NSInvalidatedObjectIDsKey])
+        guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
+        processPendingChanges()
+        var insertedObjects = Set<NSManagedObject>()
+        var updatedObjects = Set<NSManagedObject>()
+        var deletedObjects = Set<NSManagedObject>()
+        let fresh = (try? upstreamRows(for: Array(updated.union(inserted)))) ?? [:]
+        for id in inserted where registered[id] == nil {
+            let object = self.object(with: id)
+            if let row = fresh[id] { rowCache[id] = row }
+            insertedObjects.insert(object)
+        }
+        for id in updated {
+            guard let object = registered[id] else { continue }
+            rowCache.removeValue(forKey: id)
+            if let row = fresh[id] {
+                if object.faultFlag {
+                    rowCache[id] = row
+                } else {
+                    let pending = object.changedKeys.map { ($0, object.values[$0]) }
+                    let keys = object.changedKeys
+                    object.apply(row, in: self)
+                    for (key, value) in pending { object.values[key] = value }
+                    object.changedKeys = keys
+                }
+            }
+            updatedObjects.insert(object)
+        }
+        for id in deleted {
+            guard let object = registered[id] else { continue }
+            forget(object)
+            deletedObjects.insert(object)
+        }
+        postObjectsDidChange(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    private func objectIDs(in userInfo: [AnyHashable: Any], keys: [String]) -> Set<NSManagedObjectID> {
+        var ids = Set<NSManagedObjectID>()
+        for key in keys {
+            guard let value = userInfo[key] else { continue }
+            let items: [Any] = (value as? Set<NSManagedObject>).map { Array($0) } ?? (value as? Set<NSManagedObjectID>).map { Array($0) }
+                ?? (value as? [Any]) ?? (value as? NSSet)?.allObjects ?? (value as? Set<AnyHashable>).map { Array($0) } ?? []
+            for item in items {
+                if let id = item as? NSManagedObjectID { ids.insert(id) }
+                else if let object = item as? NSManagedObject { ids.insert(object.objectID) }
+                else if let url = item as? URL, let id = persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) { ids.insert(id) }
+            }
+        }
+        return ids
+    }
+}

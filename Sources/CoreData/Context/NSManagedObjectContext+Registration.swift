@@ -1,0 +1,140 @@
+/// Registering objects: inserting, deleting, and looking objects up by ID.
+extension NSManagedObjectContext {
+    /// Registers a new object; it is saved at the next `save()`.
+    public func insert(_ object: NSManagedObject) {
+        if object.managedObjectContext === self {
+            guard object.deletedFlag else { return }
+            // Re-inserting a deleted object undoes the delete.
+            object.deletedFlag = false
+            deletedSet.remove(object)
+            unprocessedDeleted.remove(object)
+            return
+        }
+        precondition(object.managedObjectContext == nil,
+                     "CoreData: an object belongs to one context; pass its objectID to others")
+        object.managedObjectContext = self
+        object.insertedFlag = true
+        registered[object.objectID] = object
+        insertedSet.insert(object)
+        unprocessedInserted.insert(object)
+        for attribute in object.entity.attributesByName.values where object.values[attribute.name] == nil {
+            if let defaultValue = attribute.defaultValue {
+                object.values[attribute.name] = ManagedValueNormalizer.normalize(defaultValue, for: attribute)
+            }
+        }
+        for relationship in object.entity.relationshipsByName.values where relationship.isToMany {
+            if object.values[relationship.name] == nil { object.values[relationship.name] = ToManyMembers() }
+        }
+        scheduleProcessing()
+        object.awakeFromInsert()
+    }
+
+    /// Marks an object for deletion; delete rules run at the next `processPendingChanges()`.
+    public func delete(_ object: NSManagedObject) {
+        guard object.managedObjectContext === self, !object.deletedFlag else { return }
+        object.fireFaultIfNeeded()
+        object.deletedFlag = true
+        deletedSet.insert(object)
+        unprocessedDeleted.insert(object)
+        changedSet.remove(object)
+        unprocessedUpdated.remove(object)
+        scheduleProcessing()
+    }
+
+    /// The object for `objectID`: the registered one, or a new fault whose values are read on
+    /// first access. Never fails; use `existingObject(with:)` to check the row exists.
+    public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        if let object = registered[objectID] { return object }
+        let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
+        let object = objectClass.init(entity: objectID.entity, insertInto: nil)
+        object.objectID = objectID
+        object.managedObjectContext = self
+        object.faultFlag = true
+        registered[objectID] = object
+        return object
+    }
+
+    /// The object for `objectID` with its values loaded; throws 133000 if its row is gone.
+    public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        if let object = registered[objectID], !object.faultFlag { return object }
+        guard let row = try upstreamRows(for: [objectID])[objectID] else {
+            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                                     "No object with ID \(objectID.uriRepresentation().absoluteString) exists",
+                                     [NSAffectedObjectsErrorKey: [objectID]])
+        }
+        let object = self.object(with: objectID)
+        if object.faultFlag {
+            object.apply(row, in: self)
+            object.awakeFromFetch()
+        }
+        return object
+    }
+
+    /// The registered object for `objectID`, without creating a fault.
+    public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
+        registered[objectID]
+    }
+
+    public var registeredObjects: Set<NSManagedObject> { Set(registered.values) }
+    public var insertedObjects: Set<NSManagedObject> { insertedSet }
+    public var deletedObjects: Set<NSManagedObject> { deletedSet.filter { !$0.insertedFlag } }
+    public var updatedObjects: Set<NSManagedObject> { changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty } }
+    public var hasChanges: Bool {
+        !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains { !$0.changedKeys.isEmpty }
+    }
+
+    /// Reads a fault's values: from rows read ahead, or else from the parent or store.
+    func fulfillFault(_ object: NSManagedObject) {
+        let objectID = object.objectID
+        var row = rowCache.removeValue(forKey: objectID)
+        if row == nil { row = try? upstreamRows(for: [objectID])[objectID] }
+        if let row {
+            object.apply(row, in: self)
+            object.awakeFromFetch()
+            return
+        }
+        // The row is gone (deleted elsewhere). Apple either deletes the object or raises;
+        // we never raise: the object reads as empty and a save that involves it throws.
+        object.faultFlag = false
+        object.values = [:]
+        if !shouldDeleteInaccessibleFaults {
+            object.deferredErrors.append(CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                "The object \(objectID.uriRepresentation().absoluteString) was deleted from the store",
+                [NSAffectedObjectsErrorKey: [object]]))
+        }
+    }
+
+    /// Members of a to-many relationship of a stored object, as objects of this context.
+    func loadToMany(_ key: String, of object: NSManagedObject) -> [NSManagedObject] {
+        // A new object's relationships start empty; only stored (or parent-held) ones are read.
+        guard !object.objectID.isTemporaryID || parent != nil,
+              let relationship = object.entity.relationshipsByName[key] else { return [] }
+        let ids = (try? upstreamRelatedObjectIDs(relationship, of: object.objectID)) ?? []
+        return ids.map { self.object(with: $0) }
+    }
+
+    /// Gives objects their permanent IDs now rather than at save.
+    public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        let temporary = objects.filter { $0.objectID.isTemporaryID }
+        let grouped = Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) })
+        for group in grouped.values {
+            let keys = try coordinator.allocatePrimaryKeys(for: group[0].entity, count: group.count)
+            for (object, key) in zip(group, keys) {
+                let permanent = try coordinator.permanentID(for: object.entity, primaryKey: key)
+                reassignID(of: object, to: permanent)
+            }
+        }
+    }
+
+    /// Moves an object's registration from its temporary ID to its permanent one.
+    func reassignID(of object: NSManagedObject, to newID: NSManagedObjectID) {
+        registered.removeValue(forKey: object.objectID)
+        object.objectID = newID
+        registered[newID] = object
+    }
+
+    func noCoordinator() -> NSError {
+        CoreDataError.misuse("The context has neither a persistent store coordinator nor a parent context")
+    }
+}

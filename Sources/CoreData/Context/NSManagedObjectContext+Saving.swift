@@ -1,0 +1,196 @@
+/// Saving: validate, then write everything in one step, to the parent context or in one store
+/// transaction; on failure nothing is written and the context keeps its changes.
+extension NSManagedObjectContext {
+    /// Commits unsaved changes to the parent context or the persistent store.
+    ///
+    /// Throws validation errors (several at once as 1560), 133020 for conflicts under
+    /// `NSErrorMergePolicy`, or the store's error; the context's changes are kept in every case.
+    public func save() throws {
+        try performAndWait {
+            processPendingChanges()
+            guard hasChanges else { return }
+            NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
+            let inserted = Array(insertedSet)
+            let deleted = Array(deletedSet.filter { !$0.insertedFlag })
+            let updated = Array(updatedObjects)
+            for object in inserted + updated + deleted { object.willSave() }
+            // willSave may change more objects.
+            processPendingChanges()
+            try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedSet.filter { !$0.insertedFlag }))
+            if let parent {
+                try push(into: parent)
+            } else {
+                try writeToStore()
+            }
+        }
+    }
+
+    private func validate(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) throws {
+        var errors: [NSError] = []
+        func collect(_ body: () throws -> Void) {
+            do { try body() } catch let error as NSError { errors.append(error) }
+        }
+        for object in inserted { collect { try object.validateForInsert() } }
+        for object in updated { collect { try object.validateForUpdate() } }
+        for object in deleted { collect { try object.validateForDelete() } }
+        try NSManagedObject.throwCombined(errors)
+    }
+
+    // MARK: Top-level save
+
+    private func writeToStore() throws {
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        try obtainPermanentIDs(for: Array(insertedSet))
+        var attempt = try storeChanges()
+        do {
+            try coordinator.apply(attempt.changes)
+        } catch let conflict as StoreVersionConflict {
+            attempt = try resolve(conflict)
+            try coordinator.apply(attempt.changes)
+        }
+        finishSave(attempt)
+    }
+
+    /// What a save writes, and which objects it covers.
+    struct SaveAttempt {
+        var changes = StoreChanges()
+        var inserted: [NSManagedObject] = []
+        var updated: [NSManagedObject] = []
+        var deleted: [NSManagedObject] = []
+        var rowsByObject: [ObjectIdentifier: RowSnapshot] = [:]
+    }
+
+    func storeChanges() throws -> SaveAttempt {
+        var attempt = SaveAttempt()
+        for object in insertedSet {
+            let row = object.currentRow(version: 1)
+            attempt.changes.inserted.append(row)
+            attempt.rowsByObject[ObjectIdentifier(object)] = row
+            attempt.inserted.append(object)
+            appendToManyChanges(of: object, all: true, to: &attempt.changes)
+        }
+        for object in updatedObjects {
+            attempt.updated.append(object)
+            guard object.hasPersistentChangedValues else { continue }
+            let version = object.committed?.version ?? 0
+            let row = object.currentRow(version: version + 1)
+            attempt.changes.updated.append((row, version))
+            attempt.rowsByObject[ObjectIdentifier(object)] = row
+            appendToManyChanges(of: object, all: false, to: &attempt.changes)
+        }
+        for object in deletedSet where !object.insertedFlag {
+            attempt.changes.deleted.append((object.objectID, object.committed?.version ?? 0))
+            attempt.deleted.append(object)
+        }
+        return attempt
+    }
+
+    private func appendToManyChanges(of object: NSManagedObject, all: Bool, to changes: inout StoreChanges) {
+        for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
+            guard all || object.changedKeys.contains(relationship.name), !object.isToManyFault(relationship.name) else { continue }
+            let members = object.toManyMembers(forKey: relationship.name).objects.filter { !$0.deletedFlag }.map(\.objectID)
+            changes.toMany.append(ToManyChange(relationship: relationship, source: object.objectID, members: members))
+        }
+    }
+
+    /// Marks everything saved and tells observers.
+    private func finishSave(_ attempt: SaveAttempt) {
+        for object in attempt.inserted {
+            object.insertedFlag = false
+            object.committed = attempt.rowsByObject[ObjectIdentifier(object)]
+            object.changedKeys = []
+        }
+        for object in attempt.updated {
+            if let row = attempt.rowsByObject[ObjectIdentifier(object)] { object.committed = row }
+            object.changedKeys = []
+        }
+        for object in attempt.deleted {
+            registered.removeValue(forKey: object.objectID)
+            rowCache.removeValue(forKey: object.objectID)
+        }
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        for object in attempt.inserted + attempt.updated + attempt.deleted { object.didSave() }
+        for object in attempt.deleted { object.managedObjectContext = nil }
+        postDidSave(inserted: attempt.inserted, updated: attempt.updated, deleted: attempt.deleted)
+    }
+
+    func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
+        ])
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(inserted.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updated.map(\.objectID)),
+            NSDeletedObjectIDsKey: Set(deleted.map(\.objectID)),
+        ])
+    }
+
+    // MARK: Child save
+
+    /// A child's save: the parent takes over the changes as its own unsaved changes.
+    private func push(into parent: NSManagedObjectContext) throws {
+        let inserted = Array(insertedSet)
+        let updated = Array(updatedObjects)
+        let deleted = Array(deletedSet.filter { !$0.insertedFlag })
+        let insertedRows = inserted.map { ($0.objectID, $0.currentRow(version: 0), toManyIDs(of: $0, all: true)) }
+        let updatedRows = updated.map { ($0.objectID, $0.currentRow(version: 0), $0.changedKeys, toManyIDs(of: $0, all: false)) }
+        let deletedIDs = deleted.map(\.objectID)
+        parent.performAndWait {
+            var created: [(NSManagedObject, RowSnapshot, [String: [NSManagedObjectID]])] = []
+            for (objectID, row, toMany) in insertedRows {
+                let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
+                let object = objectClass.init(entity: objectID.entity, insertInto: nil)
+                object.objectID = objectID
+                parent.insert(object)
+                created.append((object, row, toMany))
+            }
+            for (object, row, toMany) in created { parent.adopt(row, changedKeys: nil, toMany: toMany, into: object) }
+            for (objectID, row, keys, toMany) in updatedRows {
+                parent.adopt(row, changedKeys: keys, toMany: toMany, into: parent.object(with: objectID))
+            }
+            for objectID in deletedIDs { parent.delete(parent.object(with: objectID)) }
+            parent.processPendingChanges()
+        }
+        for object in inserted {
+            object.insertedFlag = false
+            object.committed = object.currentRow(version: 0)
+            object.changedKeys = []
+        }
+        for object in updated { object.changedKeys = [] }
+        for object in deleted {
+            registered.removeValue(forKey: object.objectID)
+            object.managedObjectContext = nil
+        }
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        for object in inserted + updated + deleted { object.didSave() }
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    private func toManyIDs(of object: NSManagedObject, all: Bool) -> [String: [NSManagedObjectID]] {
+        var result: [String: [NSManagedObjectID]] = [:]
+        for relationship in object.entity.relationshipsByName.values where relationship.isToMany {
+            guard all || object.changedKeys.contains(relationship.name), !object.isToManyFault(relationship.name) else { continue }
+            result[relationship.name] = object.toManyMembers(forKey: relationship.name).objects.filter { !$0.deletedFlag }.map(\.objectID)
+        }
+        return result
+    }
+
+    /// Applies a child's values to this context's object as ordinary changes.
+    private func adopt(_ row: RowSnapshot, changedKeys: Set<String>?, toMany: [String: [NSManagedObjectID]], into object: NSManagedObject) {
+        for property in object.entity.properties where !property.isTransient {
+            guard changedKeys?.contains(property.name) ?? true else { continue }
+            if let relationship = property as? NSRelationshipDescription {
+                if relationship.isToMany {
+                    if let ids = toMany[relationship.name] { object.setValue(NSOrderedSet(array: ids.map { self.object(with: $0) }), forKey: relationship.name) }
+                } else {
+                    object.setValue((row.values[relationship.name] as? NSManagedObjectID).map { self.object(with: $0) }, forKey: relationship.name)
+                }
+            } else {
+                object.setValue(row.values[property.name], forKey: property.name)
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Where a context reads what it has not loaded: its parent context (including the parent's
+/// unsaved changes) or, for a top-level context, the persistent store coordinator.
+extension NSManagedObjectContext {
+    func upstreamObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        if let parent {
+            return try parent.performAndWait { try parent.matchingObjectIDs(fetch, includesPendingChanges: true) }
+        }
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        return try coordinator.store(for: fetch.entity).fetchObjectIDs(fetch)
+    }
+
+    /// Rows for a fetch in one pass: a top-level context reads IDs and values in one query.
+    func upstreamRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        if parent != nil {
+            let ids = try upstreamObjectIDs(fetch)
+            let rows = try upstreamRows(for: ids)
+            return ids.compactMap { rows[$0] }
+        }
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        return try coordinator.store(for: fetch.entity).fetchRows(fetch)
+    }
+
+    func upstreamCount(_ fetch: StoreFetch) throws -> Int {
+        if parent != nil { return try upstreamObjectIDs(fetch).count }
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        return try coordinator.store(for: fetch.entity).count(fetch)
+    }
+
+    func upstreamRows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+        if let parent {
+            return parent.performAndWait { parent.currentRows(for: ids) }
+        }
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        return try coordinator.rows(for: ids)
+    }
+
+    func upstreamRelatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        if let parent {
+            return parent.performAndWait {
+                let object = parent.object(with: source)
+                return object.deletedFlag ? [] : object.toManyMembers(forKey: relationship.name).objects.map(\.objectID)
+            }
+        }
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        return try coordinator.store(for: source).relatedObjectIDs(relationship, of: source)
+    }
+
+    /// This context's view of `ids` as rows, unsaved changes included: what a child reads.
+    func currentRows(for ids: [NSManagedObjectID]) -> [NSManagedObjectID: RowSnapshot] {
+        var rows: [NSManagedObjectID: RowSnapshot] = [:]
+        for id in ids {
+            let object = self.object(with: id)
+            guard !object.deletedFlag else { continue }
+            object.fireFaultIfNeeded()
+            guard object.committed != nil || object.insertedFlag else { continue }
+            rows[id] = object.currentRow(version: object.committed?.version ?? 0)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,57 @@
+/// How a save resolves rows that changed in the store since the context read them.
+public enum NSMergePolicyType: UInt, Sendable {
+    case errorMergePolicyType = 0
+    case mergeByPropertyStoreTrumpMergePolicyType = 1
+    case mergeByPropertyObjectTrumpMergePolicyType = 2
+    case overwriteMergePolicyType = 3
+    case rollbackMergePolicyType = 4
+}
+
+/// A conflict-resolution strategy, set as a context's `mergePolicy`.
+open class NSMergePolicy: NSObject, @unchecked Sendable {
+    public let mergeType: NSMergePolicyType
+
+    public init(merge type: NSMergePolicyType) {
+        self.mergeType = type
+    }
+
+    /// Fail the save with error 133020, listing the conflicts (the default).
+    public static let error = NSMergePolicy(merge: .errorMergePolicyType)
+    /// For properties changed in both places, the store's value wins.
+    public static let mergeByPropertyStoreTrump = NSMergePolicy(merge: .mergeByPropertyStoreTrumpMergePolicyType)
+    /// For properties changed in both places, the context's value wins.
+    public static let mergeByPropertyObjectTrump = NSMergePolicy(merge: .mergeByPropertyObjectTrumpMergePolicyType)
+    /// The context's whole objects replace the stored rows.
+    public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)
+    /// The context's changes to conflicting objects are discarded for the store's.
+    public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
+}
+
+nonisolated(unsafe) public let NSErrorMergePolicy: Any = NSMergePolicy.error
+nonisolated(unsafe) public let NSMergeByPropertyStoreTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyStoreTrump
+nonisolated(unsafe) public let NSMergeByPropertyObjectTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyObjectTrump
+nonisolated(unsafe) public let NSOverwriteMergePolicy: Any = NSMergePolicy.overwrite
+nonisolated(unsafe) public let NSRollbackMergePolicy: Any = NSMergePolicy.rollback
+
+/// One object whose stored row changed under a saving context.
+open class NSMergeConflict: NSObject {
+    public let sourceObject: NSManagedObject
+    /// The object's values in the context.
+    public let objectSnapshot: [String: Any]?
+    /// The values the context last read.
+    public let cachedSnapshot: [String: Any]?
+    /// The values now in the store; nil when the row was deleted.
+    public let persistedSnapshot: [String: Any]?
+    public let newVersionNumber: Int
+    public let oldVersionNumber: Int
+
+    init(source: NSManagedObject, objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?,
+         persistedSnapshot: [String: Any]?, newVersion: Int, oldVersion: Int) {
+        self.sourceObject = source
+        self.objectSnapshot = objectSnapshot
+        self.cachedSnapshot = cachedSnapshot
+        self.persistedSnapshot = persistedSnapshot
+        self.newVersionNumber = newVersion
+        self.oldVersionNumber = oldVersion
+    }
+}

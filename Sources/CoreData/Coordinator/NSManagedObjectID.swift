@@ -1,0 +1,84 @@
+/// A stable, thread-safe identity for a managed object: a temporary identifier until the object's
+/// first save, then the store's primary key.
+///
+/// IDs are what crosses queues: pass an ID to another context and ask it for the object.
+public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
+    // Immutable after creation, so sharing across threads is safe; the entity description is only
+    // read, never mutated, once its model is in use.
+    public let entity: NSEntityDescription
+    /// The store's primary key (Z_PK); nil while the ID is temporary.
+    let primaryKey: Int64?
+    let storeIdentifier: String?
+    let temporaryIdentifier: UUID?
+    private weak var store: NSPersistentStore?
+
+    init(entity: NSEntityDescription, primaryKey: Int64, store: NSPersistentStore) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.storeIdentifier = store.identifier
+        self.store = store
+        self.temporaryIdentifier = nil
+    }
+
+    init(temporaryFor entity: NSEntityDescription) {
+        self.entity = entity
+        self.primaryKey = nil
+        self.storeIdentifier = nil
+        self.store = nil
+        self.temporaryIdentifier = UUID()
+    }
+
+    public var isTemporaryID: Bool { primaryKey == nil }
+
+    public var persistentStore: NSPersistentStore? { store }
+
+    /// `x-coredata://<store UUID>/<Entity>/p<pk>`, or `x-coredata:///<Entity>/t<UUID>` while temporary.
+    public func uriRepresentation() -> URL {
+        let name = entity.name ?? ""
+        if let primaryKey, let storeIdentifier {
+            return URL(string: "x-coredata://\(storeIdentifier)/\(name)/p\(primaryKey)")!
+        }
+        return URL(string: "x-coredata:///\(name)/t\(temporaryIdentifier!.uuidString)")!
+    }
+
+    public override var description: String { "<NSManagedObjectID \(uriRepresentation().absoluteString)>" }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectID else { return false }
+        if self === other { return true }
+        if let primaryKey, let otherKey = other.primaryKey {
+            return primaryKey == otherKey && storeIdentifier == other.storeIdentifier
+                && entity.rootEntity.name == other.entity.rootEntity.name
+        }
+        return temporaryIdentifier != nil && temporaryIdentifier == other.temporaryIdentifier
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        if let primaryKey {
+            hasher.combine(primaryKey)
+            hasher.combine(entity.rootEntity.name)
+        } else {
+            hasher.combine(temporaryIdentifier)
+        }
+        return hasher.finalize()
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+extension NSManagedObjectID: NSFetchRequestResult {}
+
+extension NSManagedObjectID: Comparable {
+    /// Orders permanent IDs by entity then primary key: the order rows have in their table, used
+    /// to break ties between equal sort keys the same way in SQL and in memory.
+    public static func < (lhs: NSManagedObjectID, rhs: NSManagedObjectID) -> Bool {
+        switch (lhs.primaryKey, rhs.primaryKey) {
+        case let (left?, right?):
+            return left != right ? left < right : (lhs.entity.name ?? "") < (rhs.entity.name ?? "")
+        case (nil, _?): return false
+        case (_?, nil): return true
+        case (nil, nil): return lhs.temporaryIdentifier!.uuidString < rhs.temporaryIdentifier!.uuidString
+        }
+    }
+}

@@ -1,0 +1,130 @@
+/// Connects a model to its stores: creates and opens them, hands out object IDs, and routes
+/// every read and save of every context to the right store.
+///
+/// Thread-safe: stores serialise their own work, and the store list is guarded by a lock.
+open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
+    public let managedObjectModel: NSManagedObjectModel
+    private var stores: [NSPersistentStore] = []
+    private let lock = NSRecursiveLock()
+    public var name: String?
+
+    public init(managedObjectModel model: NSManagedObjectModel) {
+        self.managedObjectModel = model
+        super.init()
+        ModelRegistry.shared.add(model)
+    }
+
+    public var persistentStores: [NSPersistentStore] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stores
+    }
+
+    /// Opens (or creates) a store. A file that is not a store, or one written with another
+    /// model, throws and is left untouched.
+    @discardableResult
+    public func addPersistentStore(ofType storeType: String, configurationName: String?, at storeURL: URL?,
+                                   options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        let store: NSPersistentStore
+        switch storeType {
+        case NSSQLiteStoreType:
+            guard let storeURL else { throw CoreDataError.misuse("A SQLite store needs a file URL") }
+            store = SQLiteStore(url: storeURL, configurationName: configurationName, options: options)
+        case NSInMemoryStoreType:
+            store = InMemoryStore(url: storeURL, configurationName: configurationName, options: options)
+        default:
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unsupported store type '\(storeType)'; use NSSQLiteStoreType or NSInMemoryStoreType")
+        }
+        try store.load(model: managedObjectModel)
+        store.persistentStoreCoordinator = self
+        lock.lock()
+        stores.append(store)
+        lock.unlock()
+        return store
+    }
+
+    /// Adds the store a description describes, calling back with the outcome.
+    public func addPersistentStore(with description: NSPersistentStoreDescription,
+                                   completionHandler block: @escaping (NSPersistentStoreDescription, (any Error)?) -> Void) {
+        do {
+            try addPersistentStore(ofType: description.type, configurationName: description.configuration,
+                                   at: description.url, options: description.allOptions)
+            block(description, nil)
+        } catch {
+            block(description, error)
+        }
+    }
+
+    public func remove(_ store: NSPersistentStore) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let index = stores.firstIndex(where: { $0 === store }) else {
+            throw CoreDataError.misuse("The store is not one of this coordinator's stores")
+        }
+        store.close()
+        stores.remove(at: index)
+    }
+
+    /// Deletes a store's files (the database and its WAL and shared-memory companions).
+    public func destroyPersistentStore(at url: URL, type storeType: String = NSSQLiteStoreType, options: [AnyHashable: Any]? = nil) throws {
+        for store in persistentStores where store.url == url { try remove(store) }
+        guard storeType == NSSQLiteStoreType else { return }
+        for suffix in ["", "-wal", "-shm"] {
+            let path = url.path + suffix
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
+        try destroyPersistentStore(at: url, type: storeType, options: options)
+    }
+
+    public func persistentStore(for url: URL) -> NSPersistentStore? {
+        persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
+    }
+
+    public func metadata(for store: NSPersistentStore) -> [String: Any] { store.metadata ?? [:] }
+
+    /// The ID a URI from `uriRepresentation()` names, or nil if it names no store or entity here.
+    public func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
+        guard url.scheme == "x-coredata", let host = url.host, !host.isEmpty else { return nil }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 2, parts[1].first == "p", let key = Int64(parts[1].dropFirst()), key > 0,
+              let entity = managedObjectModel.entitiesByName[String(parts[0])],
+              let store = persistentStores.first(where: { $0.identifier == host }) else { return nil }
+        return store.objectID(for: entity, primaryKey: key)
+    }
+
+    // MARK: Routing
+
+    /// The store holding `entity`'s rows: the first store, as this coordinator supports one
+    /// configuration (see README).
+    func store(for entity: NSEntityDescription) throws -> NSPersistentStore {
+        guard let store = persistentStores.first else {
+            throw CoreDataError.misuse("The persistent store coordinator has no stores; call loadPersistentStores first")
+        }
+        return store
+    }
+
+    func store(for objectID: NSManagedObjectID) throws -> NSPersistentStore {
+        if let store = objectID.persistentStore { return store }
+        return try store(for: objectID.entity)
+    }
+
+    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        try store(for: entity).allocatePrimaryKeys(for: entity, count: count)
+    }
+
+    func permanentID(for entity: NSEntityDescription, primaryKey: Int64) throws -> NSManagedObjectID {
+        try store(for: entity).objectID(for: entity, primaryKey: primaryKey)
+    }
+
+    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+        guard let first = ids.first else { return [:] }
+        return try store(for: first).rows(for: ids)
+    }
+
+    func apply(_ changes: StoreChanges) throws {
+        try store(for: managedObjectModel.entities.first ?? NSEntityDescription()).apply(changes)
+    }
+}

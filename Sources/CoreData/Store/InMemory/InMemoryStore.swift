@@ -1,0 +1,119 @@
+/// A store that keeps rows in memory only: fast, isolated, gone when the process ends. Useful
+/// for tests and caches; queries are judged by the in-memory evaluator.
+final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
+    private var rowsByKey: [String: [Int64: RowSnapshot]] = [:]
+    private var toMany: [ToManyKey: [NSManagedObjectID]] = [:]
+    private var nextKey: [String: Int64] = [:]
+
+    private struct ToManyKey: Hashable {
+        let entity: String
+        let relationship: String
+        let source: Int64
+    }
+
+    init(url: URL?, configurationName: String?, options: [AnyHashable: Any]?) {
+        super.init(type: NSInMemoryStoreType, url: url, configurationName: configurationName, options: options)
+        identifier = UUID().uuidString
+    }
+
+    override func load(model: NSManagedObjectModel) throws {
+        metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSInMemoryStoreType,
+                    NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+    }
+
+    private func table(_ entity: NSEntityDescription) -> String { entity.rootEntity.name ?? "" }
+
+    override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        try locked {
+            let accepted = Set(fetch.includesSubentities ? SQLiteSchema.entityNumbers(for: fetch.entity) : [fetch.entity.entityNumber])
+            let candidates = (rowsByKey[table(fetch.entity)] ?? [:]).values.filter { accepted.contains($0.objectID.entity.entityNumber) }
+            var views = try candidates.map { InMemoryRowView(row: $0, store: self) }.filter { try InMemoryQuery.matches($0, fetch.predicate) }
+            try InMemoryQuery.sort(&views, by: fetch.sortDescriptors, tieBreak: { $0.row.objectID < $1.row.objectID })
+            let start = min(fetch.offset, views.count)
+            let end = fetch.limit > 0 ? min(start + fetch.limit, views.count) : views.count
+            return views[start..<end].map(\.row)
+        }
+    }
+
+    override func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        try fetchRows(fetch).map(\.objectID)
+    }
+
+    override func count(_ fetch: StoreFetch) throws -> Int {
+        try fetchRows(fetch).count
+    }
+
+    override func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+        locked {
+            var result: [NSManagedObjectID: RowSnapshot] = [:]
+            for id in ids {
+                if let key = id.primaryKey, let row = rowsByKey[table(id.entity)]?[key] { result[id] = row }
+            }
+            return result
+        }
+    }
+
+    func row(for id: NSManagedObjectID) -> RowSnapshot? {
+        locked { id.primaryKey.flatMap { rowsByKey[table(id.entity)]?[$0] } }
+    }
+
+    override func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        locked {
+            guard let key = source.primaryKey else { return [] }
+            return toMany[ToManyKey(entity: table(source.entity), relationship: relationship.name, source: key)] ?? []
+        }
+    }
+
+    override func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        locked {
+            let current = nextKey[table(entity), default: 0]
+            nextKey[table(entity)] = current + Int64(count)
+            return Array((current + 1)...(current + Int64(count)))
+        }
+    }
+
+    override func apply(_ changes: StoreChanges) throws {
+        try locked {
+            var conflicts: [(NSManagedObjectID, RowSnapshot?)] = []
+            for (row, expected) in changes.updated where self.row(for: row.objectID)?.version != expected {
+                conflicts.append((row.objectID, self.row(for: row.objectID)))
+            }
+            for (id, expected) in changes.deleted where self.row(for: id)?.version != expected {
+                conflicts.append((id, self.row(for: id)))
+            }
+            if !conflicts.isEmpty { throw StoreVersionConflict(conflicts: conflicts.map { ($0.0, $0.1) }) }
+            for row in changes.inserted + changes.updated.map(\.row) {
+                rowsByKey[table(row.objectID.entity), default: [:]][row.objectID.primaryKey!] = row
+            }
+            for change in changes.toMany {
+                toMany[ToManyKey(entity: table(change.source.entity), relationship: change.relationship.name, source: change.source.primaryKey!)] = change.members
+            }
+            for (id, _) in changes.deleted {
+                rowsByKey[table(id.entity)]?[id.primaryKey!] = nil
+                toMany = toMany.filter { $0.key.source != id.primaryKey || $0.key.entity != table(id.entity) }
+            }
+        }
+    }
+}
+
+/// A stored row seen as an object a predicate can walk: attributes by name, to-one
+/// relationships as further views, to-many relationships as arrays of views.
+final class InMemoryRowView {
+    let row: RowSnapshot
+    private unowned let store: InMemoryStore
+
+    init(row: RowSnapshot, store: InMemoryStore) {
+        self.row = row
+        self.store = store
+    }
+
+    func value(forKey key: String) -> Any? {
+        guard let relationship = row.objectID.entity.relationshipsByName[key] else { return row.values[key] }
+        if relationship.isToMany {
+            let ids = (try? store.relatedObjectIDs(relationship, of: row.objectID)) ?? []
+            return ids.compactMap { store.row(for: $0) }.map { InMemoryRowView(row: $0, store: store) }
+        }
+        guard let target = row.values[key] as? NSManagedObjectID, let targetRow = store.row(for: target) else { return nil }
+        return InMemoryRowView(row: targetRow, store: store)
+    }
+}

@@ -1,0 +1,49 @@
+/// The stored state of one row: its attribute values and to-one destinations by property name,
+/// and its optimistic-locking version (Z_OPT).
+///
+/// To-many relationships are not part of a row; they are read on demand, which is what lets a
+/// to-many relationship stay a fault until it is touched.
+struct RowSnapshot {
+    let objectID: NSManagedObjectID
+    var version: Int64
+    /// Attribute values (Foundation types, `NSNumber` for numbers and booleans) and to-one
+    /// relationships as `NSManagedObjectID`; an absent key means nil.
+    var values: [String: Any]
+}
+
+/// A search a store answers, already resolved against the model.
+struct StoreFetch {
+    let entity: NSEntityDescription
+    var includesSubentities = true
+    var predicate: NSPredicate?
+    var sortDescriptors: [NSSortDescriptor] = []
+    /// 0 means no limit.
+    var limit = 0
+    var offset = 0
+}
+
+/// One save's worth of row changes, applied by a store in a single transaction.
+struct StoreChanges {
+    var inserted: [RowSnapshot] = []
+    /// New row values with the version the saving context read; a different version in the store
+    /// is a conflict.
+    var updated: [(row: RowSnapshot, expectedVersion: Int64)] = []
+    var deleted: [(objectID: NSManagedObjectID, expectedVersion: Int64)] = []
+    /// The complete new membership of every to-many relationship that changed.
+    var toMany: [ToManyChange] = []
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && toMany.isEmpty }
+}
+
+/// The members of one object's to-many relationship after a save, in order.
+struct ToManyChange {
+    let relationship: NSRelationshipDescription
+    let source: NSManagedObjectID
+    let members: [NSManagedObjectID]
+}
+
+/// Rows whose stored version no longer matches what the saving context read.
+struct StoreVersionConflict: Error {
+    /// Each conflicting object with its row as the store now has it (nil if deleted).
+    let conflicts: [(objectID: NSManagedObjectID, storedRow: RowSnapshot?)]
+}

@@ -1,0 +1,168 @@
+import CSQLite
+
+/// SQLITE_TRANSIENT: tells SQLite to copy bound text and blobs before the call returns.
+private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One open SQLite database with a cache of prepared statements.
+///
+/// Not thread-safe by itself: the owning store serialises every use behind its lock.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: OpaquePointer] = [:]
+    let path: String
+
+    /// Opens (creating if asked) the database at `path` in WAL mode with a busy timeout, so that
+    /// a second process writing at the same time makes us wait rather than fail.
+    init(path: String, create: Bool, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws {
+        self.path = path
+        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            handle = nil
+            throw SQLiteError(code: status, message: message, sql: nil)
+        }
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    var rawHandle: OpaquePointer? { handle }
+
+    /// Runs one or more statements that take no arguments and return nothing of interest.
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard status == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: status, message: message, sql: sql)
+        }
+    }
+
+    /// Runs `sql` with `bindings`, calling `row` for each result row.
+    func query(_ sql: String, _ bindings: [SQLValue] = [], row: (SQLiteRow) throws -> Void) throws {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try bind(bindings, to: statement, sql: sql)
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw error(status, sql) }
+            try row(SQLiteRow(statement: statement))
+        }
+    }
+
+    /// Runs a statement that returns no rows; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        try bind(bindings, to: statement, sql: sql)
+        let status = sqlite3_step(statement)
+        guard status == SQLITE_DONE || status == SQLITE_ROW else { throw error(status, sql) }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// The first column of the first row, or nil.
+    func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
+        var result: SQLValue?
+        try query(sql, bindings) { row in if result == nil { result = row.value(at: 0) } }
+        return result
+    }
+
+    /// Runs `body` inside one IMMEDIATE transaction: all of it is committed, or none of it.
+    ///
+    /// IMMEDIATE takes the write lock up front, so a busy second writer waits on the busy
+    /// timeout here instead of failing half-way through a save.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    private func error(_ status: Int32, _ sql: String) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
+    }
+
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bind(_ values: [SQLValue], to statement: OpaquePointer, sql: String) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(statement, index)
+            case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+            case .real(let number): status = sqlite3_bind_double(statement, index, number)
+            case .text(let text):
+                // Bound by byte count, not as a C string, so embedded NUL characters survive.
+                var utf8 = Array(text.utf8)
+                if utf8.isEmpty { utf8 = [0] }
+                let length = sqlite3_uint64(text.utf8.count)
+                status = utf8.withUnsafeBufferPointer { buffer in
+                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        sqlite3_bind_text64(statement, index, $0, length, transientDestructor, UInt8(SQLITE_UTF8))
+                    }
+                }
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob64(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), transientDestructor)
+                }
+            }
+            guard status == SQLITE_OK else { throw error(status, sql) }
+        }
+    }
+}
+
+/// A view of the current row of a statement; valid only inside the `query` callback.
+struct SQLiteRow {
+    let statement: OpaquePointer
+
+    func value(at column: Int32) -> SQLValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT: return .text(text(at: column))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default: return .null
+        }
+    }
+
+    func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    /// The column as text, whatever its storage class (SQLite converts numbers exactly as it
+    /// prints them, which is how decimals are read back without loss).
+    func text(at column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(statement, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+}

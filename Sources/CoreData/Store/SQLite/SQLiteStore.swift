@@ -1,0 +1,374 @@
+/// A store in one SQLite file, in Apple's layout (DESIGN.md §2), reading rows on demand.
+final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
+    private var connection: SQLiteConnection?
+    private var layouts: [String: SQLiteTableLayout] = [:]
+    private var entitiesByNumber: [Int: NSEntityDescription] = [:]
+    private var model: NSManagedObjectModel?
+
+    init(url: URL, configurationName: String?, options: [AnyHashable: Any]?) {
+        super.init(type: NSSQLiteStoreType, url: url, configurationName: configurationName, options: options)
+    }
+
+    private var storeURL: URL { url! }
+
+    override func load(model: NSManagedObjectModel) throws {
+        try locked {
+            self.model = model
+            for entity in model.entities {
+                entitiesByNumber[entity.entityNumber] = entity
+                if entity.superentity == nil { layouts[entity.name ?? ""] = SQLiteTableLayout(root: entity) }
+            }
+            let path = storeURL.path
+            let exists = FileManager.default.fileExists(atPath: path)
+            if exists {
+                // Check an existing file read-only first, so a foreign or corrupt file is
+                // never written to, not even by switching its journal mode.
+                let storedMetadata = try readMetadata(path: path)
+                guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
+                    throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                        "The model used to open the store is incompatible with the one used to create the store at \(path)",
+                        [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+                }
+                metadata = storedMetadata
+                identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
+                connection = try open(path: path, create: false)
+            } else {
+                try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let connection = try open(path: path, create: true)
+                identifier = UUID().uuidString
+                metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSSQLiteStoreType,
+                            NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+                try createSchema(connection, model: model)
+                self.connection = connection
+            }
+        }
+    }
+
+    private func open(path: String, create: Bool) throws -> SQLiteConnection {
+        let timeout = (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 10
+        do {
+            let connection = try SQLiteConnection(path: path, create: create, readOnly: isReadOnly,
+                                                  busyTimeoutMilliseconds: Int32(timeout * 1000))
+            if !isReadOnly {
+                try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
+            }
+            SQLiteFunctions.register(on: connection)
+            return connection
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+    }
+
+    /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
+    private func readMetadata(path: String) throws -> [String: Any] {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
+            throw notAStore("is empty (zero bytes)")
+        }
+        do {
+            let reader = try SQLiteConnection(path: "file:\(path)?mode=ro", create: false, readOnly: true)
+            guard case .blob(let bytes)? = try reader.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
+                  let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
+                throw notAStore("has no Core Data metadata")
+            }
+            return plist
+        } catch let error as SQLiteError {
+            if error.message.contains("no such table") { throw notAStore("is an SQLite database but not a Core Data store") }
+            throw notAStore("is not a readable SQLite database (\(error.message))")
+        }
+    }
+
+    private func notAStore(_ reason: String) -> NSError {
+        CoreDataError.make(259, "The file at \(storeURL.path) \(reason); it was left untouched.",
+                           [NSURLErrorKey: storeURL, NSFilePathErrorKey: storeURL.path])
+    }
+
+    private func createSchema(_ connection: SQLiteConnection, model: NSManagedObjectModel) throws {
+        try connection.transaction {
+            for layout in layouts.values.sorted(by: { $0.table < $1.table }) {
+                try connection.execute(layout.createStatement)
+                for index in layout.indexStatements { try connection.execute(index) }
+            }
+            var joinTables = Set<String>()
+            for entity in model.entities {
+                for case let relationship as NSRelationshipDescription in entity.properties
+                where relationship.entity === entity && relationship.isToMany {
+                    if case .joinTable(let table, let source, let destination, let order) = SQLiteSchema.storage(of: relationship),
+                       joinTables.insert(table).inserted {
+                        let columns = [source, destination].sorted()
+                        let orderColumns = [order].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
+                        try connection.execute("CREATE TABLE \(table) (\(columns[0]) INTEGER, \(columns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(columns[0]), \(columns[1])))")
+                        try connection.execute("CREATE INDEX \(table)_\(columns[1])_INDEX ON \(table) (\(columns[1]))")
+                    }
+                }
+            }
+            try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            for entity in model.entities {
+                try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                                   [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
+            }
+            try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+            let plist = try PropertyListSerialization.data(fromPropertyList: metadata as Any, format: .binary, options: 0)
+            try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(identifier), .blob(Array(plist))])
+        }
+    }
+
+    override func close() {
+        locked { connection = nil }
+    }
+
+    // MARK: Reading
+
+    private func database() throws -> SQLiteConnection {
+        guard let connection else { throw CoreDataError.misuse("The store at \(storeURL.path) is not open") }
+        return connection
+    }
+
+    private func layout(for entity: NSEntityDescription) -> SQLiteTableLayout {
+        layouts[entity.rootEntity.name ?? ""]!
+    }
+
+    override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        try locked {
+            let layout = layout(for: fetch.entity)
+            let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+            var rows: [RowSnapshot] = []
+            try run { connection in
+                try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
+                    rows.append(try decodeRow(row, layout: layout))
+                }
+            }
+            return rows
+        }
+    }
+
+    override func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        try locked {
+            let layout = layout(for: fetch.entity)
+            let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+            var ids: [NSManagedObjectID] = []
+            try run { connection in
+                try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                    ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
+                }
+            }
+            return ids
+        }
+    }
+
+    override func count(_ fetch: StoreFetch) throws -> Int {
+        try locked {
+            var unbounded = fetch
+            unbounded.sortDescriptors = []
+            let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
+            var total = 0
+            try run { connection in
+                if case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM (\(plan.sql(selecting: "t0.Z_PK")))", plan.bindings) {
+                    total = Int(count)
+                }
+            }
+            return total
+        }
+    }
+
+    override func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+        try locked {
+            var result: [NSManagedObjectID: RowSnapshot] = [:]
+            let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
+            try run { connection in
+                for (rootName, members) in groups {
+                    guard let layout = layouts[rootName] else { continue }
+                    // Chunks stay under SQLite's default limit of bound parameters.
+                    for chunkStart in stride(from: 0, to: members.count, by: 500) {
+                        let chunk = members[chunkStart..<min(chunkStart + 500, members.count)]
+                        let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                        let sql = "SELECT \(layout.selectList) FROM \(layout.table) t0 WHERE t0.Z_PK IN (\(placeholders))"
+                        try connection.query(sql, chunk.map { .integer($0.primaryKey!) }) { row in
+                            let snapshot = try decodeRow(row, layout: layout)
+                            result[snapshot.objectID] = snapshot
+                        }
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    override func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        try locked {
+            guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
+            var ids: [NSManagedObjectID] = []
+            let sql: String
+            switch SQLiteSchema.storage(of: relationship) {
+            case .inverseForeignKey(let table, let column, let order):
+                let ordering = order.map { "ORDER BY \($0), Z_PK" } ?? "ORDER BY Z_PK"
+                sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? \(ordering)"
+            case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+                let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
+                sql = "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ? \(ordering)"
+            }
+            try run { connection in
+                try connection.query(sql, [.integer(sourceKey)]) { row in
+                    ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
+                }
+            }
+            return ids
+        }
+    }
+
+    private func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
+        entitiesByNumber[Int(number)] ?? fallback
+    }
+
+    private func decodeRow(_ row: SQLiteRow, layout: SQLiteTableLayout) throws -> RowSnapshot {
+        let pk = row.int64(at: 0)
+        let entity = entitiesByNumber[Int(row.int64(at: 1))]!
+        let properties = entity.propertiesByName
+        var values: [String: Any] = [:]
+        for (offset, column) in layout.columns.enumerated() {
+            // Columns of sibling entities share the table; only this entity's are read.
+            guard let property = properties[column.property.name] else { continue }
+            let index = Int32(offset + 3)
+            if let attribute = property as? NSAttributeDescription {
+                if let value = try SQLiteValueCoding.decode(row, column: index, as: attribute) { values[attribute.name] = value }
+            } else if let relationship = property as? NSRelationshipDescription, !row.isNull(at: index),
+                      let destination = relationship.destinationEntity {
+                let target = try destinationEntity(destination, primaryKey: row.int64(at: index))
+                values[relationship.name] = objectID(for: target, primaryKey: row.int64(at: index))
+            }
+        }
+        return RowSnapshot(objectID: objectID(for: entity, primaryKey: pk), version: row.int64(at: 2), values: values)
+    }
+
+    /// The concrete entity of a to-one destination; only looked up when the destination has
+    /// subentities, since otherwise the relationship's declared entity is the row's entity.
+    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64) throws -> NSEntityDescription {
+        guard !declared.subentities.isEmpty else { return declared }
+        let value = try database().scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = ?", [.integer(primaryKey)])
+        if case .integer(let number)? = value { return entity(number: number, fallback: declared) }
+        return declared
+    }
+
+    /// Runs `body` on the connection, turning SQLite failures into Cocoa errors.
+    private func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        do {
+            return try body(try database())
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+    }
+
+    // MARK: Writing
+
+    override func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        try locked {
+            try run { connection in
+                // Keys come from the root entity's counter: every entity of a table shares Z_PK.
+                let root = Int64(entity.rootEntity.entityNumber)
+                return try connection.transaction {
+                    guard case .integer(let current)? = try connection.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root)]) else {
+                        throw CoreDataError.misuse("Z_PRIMARYKEY has no row for entity \(entity.name ?? "")")
+                    }
+                    try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(current + Int64(count)), .integer(root)])
+                    return Array((current + 1)...(current + Int64(count)))
+                }
+            }
+        }
+    }
+
+    override func apply(_ changes: StoreChanges) throws {
+        guard !changes.isEmpty else { return }
+        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
+        try locked {
+            try run { connection in
+                try connection.transaction {
+                    try checkVersions(changes, connection)
+                    for row in changes.inserted { try insert(row, connection) }
+                    for (row, _) in changes.updated { try update(row, connection) }
+                    for change in changes.toMany { try writeToMany(change, connection) }
+                    for (objectID, _) in changes.deleted { try delete(objectID, connection) }
+                }
+            }
+        }
+    }
+
+    /// Optimistic locking: every updated or deleted row must still have the version the context
+    /// read; otherwise the whole save is refused with the rows as they now are.
+    private func checkVersions(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
+        let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+        var conflicts: [NSManagedObjectID] = []
+        for (objectID, expected) in expectations {
+            let table = SQLiteSchema.table(for: objectID.entity)
+            let current = try connection.scalar("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [.integer(objectID.primaryKey ?? -1)])
+            if current != .integer(expected) { conflicts.append(objectID) }
+        }
+        guard !conflicts.isEmpty else { return }
+        let stored = try rows(for: conflicts)
+        throw StoreVersionConflict(conflicts: conflicts.map { ($0, stored[$0]) })
+    }
+
+    private func columnValues(_ row: RowSnapshot, layout: SQLiteTableLayout) throws -> [SQLValue] {
+        try layout.columns.map { column in
+            guard let value = row.values[column.property.name], row.objectID.entity.propertiesByName[column.property.name] != nil else { return .null }
+            if let attribute = column.property as? NSAttributeDescription {
+                return try SQLiteValueCoding.encode(value, as: attribute)
+            }
+            guard let target = value as? NSManagedObjectID, let key = target.primaryKey else { return .null }
+            return .integer(key)
+        }
+    }
+
+    private func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
+        let layout = layout(for: row.objectID.entity)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let values: [SQLValue] = [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
+            + (try columnValues(row, layout: layout))
+        try connection.run("INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))", values)
+    }
+
+    private func update(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
+        let layout = layout(for: row.objectID.entity)
+        let assignments = (["Z_OPT"] + layout.columns.map(\.name)).map { "\($0) = ?" }.joined(separator: ", ")
+        let values: [SQLValue] = [.integer(row.version)] + (try columnValues(row, layout: layout)) + [.integer(row.objectID.primaryKey!)]
+        try connection.run("UPDATE \(layout.table) SET \(assignments) WHERE Z_PK = ?", values)
+    }
+
+    private func delete(_ objectID: NSManagedObjectID, _ connection: SQLiteConnection) throws {
+        guard let key = objectID.primaryKey else { return }
+        try connection.run("DELETE FROM \(SQLiteSchema.table(for: objectID.entity)) WHERE Z_PK = ?", [.integer(key)])
+        // Join-table rows of a deleted object go with it, whichever side it is on.
+        for case let relationship as NSRelationshipDescription in objectID.entity.properties where relationship.isToMany {
+            if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
+                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ?", [.integer(key)])
+            }
+        }
+    }
+
+    /// One-to-many membership is stored in the destination rows' foreign keys (written with the
+    /// rows); here only orders and many-to-many join rows are written.
+    private func writeToMany(_ change: ToManyChange, _ connection: SQLiteConnection) throws {
+        guard let sourceKey = change.source.primaryKey else { return }
+        switch SQLiteSchema.storage(of: change.relationship) {
+        case .inverseForeignKey(let table, _, let order?):
+            for (position, member) in change.members.enumerated() {
+                try connection.run("UPDATE \(table) SET \(order) = ? WHERE Z_PK = ?", [.integer(Int64(position + 1)), .integer(member.primaryKey ?? -1)])
+            }
+        case .inverseForeignKey(_, _, nil):
+            return
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+            // Both sides of a many-to-many change together; one side writes the shared table.
+            guard SQLiteSchema.writesJoinTable(change.relationship) else { return }
+            try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) = ?", [.integer(sourceKey)])
+            for (position, member) in change.members.enumerated() {
+                if let order {
+                    try connection.run("INSERT OR REPLACE INTO \(table) (\(sourceColumn), \(destinationColumn), \(order)) VALUES (?, ?, ?)",
+                                       [.integer(sourceKey), .integer(member.primaryKey ?? -1), .integer(Int64(position + 1))])
+                } else {
+                    try connection.run("INSERT OR REPLACE INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (?, ?)",
+                                       [.integer(sourceKey), .integer(member.primaryKey ?? -1)])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// The columns of one root entity's table, and how each maps to a property of each entity that
+/// lives in it. Computed once per store load.
+struct SQLiteTableLayout {
+    let table: String
+    /// Attribute and to-one columns in table order, with the property they store.
+    let columns: [(name: String, property: NSPropertyDescription)]
+    /// Order columns of ordered one-to-many relationships pointing at rows of this table.
+    let orderColumns: [String]
+
+    init(root: NSEntityDescription) {
+        table = SQLiteSchema.table(for: root)
+        var seen = Set<String>()
+        var columns: [(String, NSPropertyDescription)] = []
+        var orderColumns: [String] = []
+        for entity in root.selfAndDescendants {
+            for property in entity.properties where !property.isTransient {
+                let isStored = property is NSAttributeDescription
+                    || ((property as? NSRelationshipDescription).map { !$0.isToMany } ?? false)
+                let name = SQLiteSchema.column(for: property)
+                if isStored, seen.insert(name).inserted { columns.append((name, property)) }
+            }
+        }
+        // Order columns live on the destination table of ordered one-to-many relationships.
+        for entity in root.managedObjectModel.entities {
+            for case let relationship as NSRelationshipDescription in entity.properties
+            where relationship.entity === entity && relationship.isToMany && relationship.destinationEntity?.rootEntity === root {
+                if case .inverseForeignKey(_, _, let order?) = SQLiteSchema.storage(of: relationship), !orderColumns.contains(order) {
+                    orderColumns.append(order)
+                }
+            }
+        }
+        self.columns = columns
+        self.orderColumns = orderColumns
+    }
+
+    /// `CREATE TABLE` for this table.
+    var createStatement: String {
+        var definitions = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+        for (name, property) in columns {
+            let type = (property as? NSAttributeDescription).map(SQLiteSchema.columnType(for:)) ?? "INTEGER"
+            definitions.append("\(name) \(type)")
+        }
+        definitions += orderColumns.map { "\($0) INTEGER" }
+        return "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"
+    }
+
+    /// Indexes on the entity column and every foreign key, so relationship faults and joins are
+    /// index look-ups.
+    var indexStatements: [String] {
+        var statements = ["CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)"]
+        for (name, property) in columns where property is NSRelationshipDescription || property.isIndexed {
+            statements.append("CREATE INDEX \(table)_\(name)_INDEX ON \(table) (\(name))")
+        }
+        return statements
+    }
+
+    /// The select list every row read uses: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>...`.
+    var selectList: String {
+        (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" }).joined(separator: ", ")
+    }
+}
