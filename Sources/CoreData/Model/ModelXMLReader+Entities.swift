@@ -220,6 +220,13 @@ extension ModelXMLReader {
             if let limit = try count(element["fetchLimit"], line: element.line, place: place) { request.fetchLimit = limit }
             if let size = try count(element["fetchBatchSize"], line: element.line, place: place) { request.fetchBatchSize = size }
             if let offset = try count(element["fetchOffset"], line: element.line, place: place) { request.fetchOffset = offset }
+            if let raw = try count(element["resultType"], line: element.line, place: place) {
+                // Xcode writes the raw value: 0 objects, 1 object IDs, 2 dictionaries, 4 counts.
+                guard [0, 1, 2, 4].contains(raw) else {
+                    throw ModelXMLError(line: element.line, "\(place) has unknown resultType '\(raw)'")
+                }
+                request.resultType = NSFetchRequestResultType(rawValue: UInt(raw))
+            }
             // Only flags Xcode wrote override NSFetchRequest's own defaults.
             if element["includeSubentities"] != nil { request.includesSubentities = element.flag("includeSubentities") }
             if element["includePendingChanges"] != nil { request.includesPendingChanges = element.flag("includePendingChanges") }
