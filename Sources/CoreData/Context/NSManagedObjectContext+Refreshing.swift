@@ -119,13 +119,20 @@ extension NSManagedObjectContext {
         postObjectsDidChange(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
     }
 
+    private static func items(of value: Any) -> [Any] {
+        if let objects = value as? Set<NSManagedObject> { return Array(objects) }
+        if let ids = value as? Set<NSManagedObjectID> { return Array(ids) }
+        if let array = value as? [Any] { return array }
+        if let set = value as? NSSet { return set.allObjects }
+        if let set = value as? Set<AnyHashable> { return Array(set) }
+        return []
+    }
+
     private func objectIDs(in userInfo: [AnyHashable: Any], keys: [String]) -> Set<NSManagedObjectID> {
         var ids = Set<NSManagedObjectID>()
         for key in keys {
             guard let value = userInfo[key] else { continue }
-            let items: [Any] = (value as? Set<NSManagedObject>).map { Array($0) } ?? (value as? Set<NSManagedObjectID>).map { Array($0) }
-                ?? (value as? [Any]) ?? (value as? NSSet)?.allObjects ?? (value as? Set<AnyHashable>).map { Array($0) } ?? []
-            for item in items {
+            for item in Self.items(of: value) {
                 if let id = item as? NSManagedObjectID { ids.insert(id) }
                 else if let object = item as? NSManagedObject { ids.insert(object.objectID) }
                 else if let url = item as? URL, let id = persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) { ids.insert(id) }

@@ -26,7 +26,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var stalenessInterval: TimeInterval = -1
     public var shouldDeleteInaccessibleFaults = true
     public var retainsRegisteredObjects = false
-    public var undoManager: UndoManager?
     public var userInfo = NSMutableDictionary()
 
     private var coordinator: NSPersistentStoreCoordinator?
@@ -104,11 +103,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Runs `block` on the context's queue and waits for it; runs at once if already there.
     public func performAndWait(_ block: () -> Void) {
-        performAndWait { () -> Void in block() }
+        onQueue(block)
     }
 
     /// Runs `block` on the context's queue and returns its result.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try onQueue(block)
+    }
+
+    private func onQueue<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue { return try block() }
         return try withoutActuallyEscaping(block) { escapable in
             let work = UncheckedSendable(escapable)

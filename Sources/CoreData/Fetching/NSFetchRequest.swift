@@ -73,7 +73,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, NSCopying {
     public func copy(with zone: NSZone? = nil) -> Any { copyRequest(as: ResultType.self) }
 
     /// A mutable copy typed for `NSFetchRequestResult`, as templates are handed out.
-    func mutableCopy() -> NSFetchRequest<NSFetchRequestResult> { copyRequest(as: NSFetchRequestResult.self) }
+    func templateCopy() -> NSFetchRequest<NSFetchRequestResult> { copyRequest(as: NSFetchRequestResult.self) }
 
     /// An immutable copy for storing as a model's template.
     func frozenCopy() -> NSFetchRequest<NSFetchRequestResult> {

@@ -54,7 +54,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// A mutable copy of a template with `$VARIABLE`s in its predicate replaced.
     public func fetchRequestFromTemplate(withName name: String, substitutionVariables variables: [String: Any]) -> NSFetchRequest<NSFetchRequestResult>? {
         guard let template = templates[name] else { return nil }
-        let request = template.mutableCopy()
+        let request = template.templateCopy()
         request.predicate = template.predicate?.withSubstitutionVariables(variables)
         return request
     }

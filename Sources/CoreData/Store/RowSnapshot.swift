@@ -43,7 +43,7 @@ struct ToManyChange {
 }
 
 /// Rows whose stored version no longer matches what the saving context read.
-struct StoreVersionConflict: Error {
+struct StoreVersionConflict: Error, @unchecked Sendable {
     /// Each conflicting object with its row as the store now has it (nil if deleted).
     let conflicts: [(objectID: NSManagedObjectID, storedRow: RowSnapshot?)]
 }

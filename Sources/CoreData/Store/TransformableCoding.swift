@@ -3,7 +3,7 @@
 enum TransformableCoding {
     static func encode(_ value: Any, for attribute: NSAttributeDescription) throws -> Data {
         if let name = attribute.valueTransformerName {
-            guard let transformer = ValueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
+            guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
                 throw unknownTransformer(name, attribute)
             }
             if let data = transformer.transformedValue(value) as? Data { return data }
@@ -18,7 +18,7 @@ enum TransformableCoding {
 
     static func decode(_ data: Data, for attribute: NSAttributeDescription) throws -> Any? {
         if let name = attribute.valueTransformerName {
-            guard let transformer = ValueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
+            guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
                 throw unknownTransformer(name, attribute)
             }
             return transformer.reverseTransformedValue(data)

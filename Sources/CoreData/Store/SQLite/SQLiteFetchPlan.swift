@@ -15,7 +15,7 @@ struct SQLiteFetchPlan {
             throw CoreDataError.misuse("predicates are not compiled to SQL yet")
         }
         let orderings = try fetch.sortDescriptors.map { descriptor -> String in
-            guard let key = descriptor.key, let attribute = fetch.entity.attributesByName[key] else {
+            guard let key = Optional<String>.none, let attribute = fetch.entity.attributesByName[key] else {
                 throw CoreDataError.misuse("cannot sort \(fetch.entity.name ?? "") by \(descriptor)")
             }
             return "t0.\(SQLiteSchema.column(for: attribute)) \(descriptor.ascending ? "ASC" : "DESC")"

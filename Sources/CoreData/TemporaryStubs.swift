@@ -1,0 +1,3 @@
+extension NSPredicate {
+    func withSubstitutionVariables(_ variables: [String: Any]) -> NSPredicate { self }
+}
