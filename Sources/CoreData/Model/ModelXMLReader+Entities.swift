@@ -238,10 +238,14 @@ extension ModelXMLReader {
         return templates
     }
 
-    /// Parses a template's predicate. Kept in one place because Apple raises on a malformed
-    /// format while this reader must fail with an error on any input.
+    /// Parses a template's predicate now, so a malformed one fails the load with its line
+    /// rather than the first fetch (Apple raises on it).
     private func templatePredicate(_ format: String, line: Int, template: String) throws(ModelXMLError) -> NSPredicate {
-        NSPredicate(format: format, argumentArray: [])
+        do {
+            return try NSPredicate.parse(format: format, argumentArray: [])
+        } catch {
+            throw ModelXMLError(line: line, "the predicate of fetch request template '\(template)' does not parse: \(error.localizedDescription)")
+        }
     }
 
     // MARK: Shared pieces

@@ -109,6 +109,16 @@ import Testing
         try expectError(xml, line: 5, mentioning: "contents:5: destination entity 'Nowhere'")
     }
 
+    @Test func malformedTemplatePredicateFailsTheLoadNotTheFetch() throws {
+        let xml = ModelFiles.modelXML("""
+            <entity name="A">
+                <attribute name="name" optional="YES" attributeType="String"/>
+            </entity>
+            <fetchRequest name="Broken" entity="A" predicateString="name =="/>
+            """)
+        try expectError(xml, line: 6, mentioning: "the predicate of fetch request template 'Broken' does not parse")
+    }
+
     // MARK: Model folders
 
     @Test func xcCurrentVersionNamingAMissingVersionFails() throws {
