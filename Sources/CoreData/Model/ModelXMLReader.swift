@@ -28,12 +28,19 @@ struct ModelXMLReader {
 
     /// Reads and parses the file at `fileURL`; errors are `NSError`s naming the file and line.
     static func read(contentsOf fileURL: URL) throws -> Contents {
+        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumFileSize else {
+            throw loadError(code: CocoaError.fileReadTooLarge.rawValue, file: fileURL, line: nil,
+                            problem: "the file is larger than \(maximumFileSize) bytes")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: fileURL)
         } catch {
-            throw loadError(code: CocoaError.fileReadUnknown.rawValue, file: fileURL, line: nil,
-                            problem: "the file cannot be read", underlying: error)
+            // Keep Foundation's code (no such file, no permission) when it has one.
+            let nsError = error as NSError
+            let code = nsError.domain == NSCocoaErrorDomain ? nsError.code : CocoaError.fileReadUnknown.rawValue
+            throw loadError(code: code, file: fileURL, line: nil, problem: "the file cannot be read", underlying: error)
         }
         do {
             return try read(data)

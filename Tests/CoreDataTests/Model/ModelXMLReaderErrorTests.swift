@@ -147,6 +147,13 @@ import Testing
         } throws: { ($0 as NSError).localizedDescription.contains("2 versions") }
     }
 
+    @Test func contentsThatIsAFolderFailsAsUnreadable() throws {
+        let model = try ModelFiles.temporaryFolder().appendingPathComponent("Odd.xcdatamodel")
+        try FileManager.default.createDirectory(at: model.appendingPathComponent("contents"), withIntermediateDirectories: true)
+        #expect(NSManagedObjectModel(contentsOf: model) == nil)
+        #expect(throws: (any Error).self) { try NSManagedObjectModel.load(contentsOf: model) }
+    }
+
     @Test func compiledModelsAreRefusedWithAnExplanation() throws {
         let momd = try ModelFiles.temporaryFolder().appendingPathComponent("App.momd")
         try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
