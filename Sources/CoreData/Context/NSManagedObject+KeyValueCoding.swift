@@ -4,10 +4,7 @@ extension NSManagedObject {
     /// booleans), to-one relationships as the related object, to-many as `NSSet` or
     /// `NSOrderedSet`. An unknown key returns nil and makes the next save throw.
     public func value(forKey key: String) -> Any? {
-        if let keyRecorder {
-            keyRecorder.keys.append(key)
-            return nil
-        }
+        if let keyRecorder { return probeValue(forKey: key, recorder: keyRecorder) }
         guard let property = entity.propertiesByName[key] else {
             noteUnknownKey(key)
             return nil

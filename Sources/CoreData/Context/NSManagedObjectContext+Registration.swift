@@ -56,7 +56,8 @@ extension NSManagedObjectContext {
 
     /// The object for `objectID` with its values loaded; throws 133000 if its row is gone.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
-        if let object = registered[objectID], !object.faultFlag { return object }
+        // A non-fault that is neither new nor read from a row is one whose row vanished.
+        if let object = registered[objectID], !object.faultFlag, object.insertedFlag || object.committed != nil { return object }
         guard let row = try upstreamRows(for: [objectID])[objectID] else {
             throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                                      "No object with ID \(objectID.uriRepresentation().absoluteString) exists",

@@ -67,7 +67,8 @@ enum SQLiteSchema {
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: "INTEGER"
         case .doubleAttributeType, .floatAttributeType: "FLOAT"
-        case .decimalAttributeType: "DECIMAL"
+        // Text, not DECIMAL: SQLite would round a numeric-affinity decimal to a double.
+        case .decimalAttributeType: "TEXT"
         case .dateAttributeType: "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: "VARCHAR"
         case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType: "BLOB"
