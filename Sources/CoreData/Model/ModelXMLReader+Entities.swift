@@ -1,9 +1,9 @@
-/// Entities, inheritance, relationships and fetch request templates of a model file.
+/// Entities, inheritance, relationships and uniqueness constraints of a model file.
 extension ModelXMLReader {
     /// An entity being built, with the names it refers to, which can only be checked once
     /// every entity of the file exists.
     struct EntityDraft {
-        let description: NSEntityDescription
+        let entity: NSEntityDescription
         let element: ModelXMLElement
         let parentName: String?
         let relationships: [(relationship: NSRelationshipDescription, line: Int)]
@@ -25,14 +25,14 @@ extension ModelXMLReader {
             let (properties, relationships) = try buildProperties(of: element, entityName: name)
             entity.properties = properties
             let parentName = element["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
-            let draft = EntityDraft(description: entity, element: element, parentName: parentName, relationships: relationships)
+            let draft = EntityDraft(entity: entity, element: element, parentName: parentName, relationships: relationships)
             drafts.append(draft)
             byName[name] = draft
         }
         try linkInheritance(drafts, byName: byName)
         for draft in drafts {
             try checkRelationships(of: draft, byName: byName)
-            try draft.description.uniquenessConstraints = uniquenessConstraints(of: draft)
+            try draft.entity.uniquenessConstraints = uniquenessConstraints(of: draft)
         }
         return drafts
     }
@@ -131,29 +131,29 @@ extension ModelXMLReader {
         for draft in drafts {
             guard let parentName = draft.parentName else { continue }
             guard byName[parentName] != nil else {
-                throw ModelXMLError(line: draft.element.line, "parent entity '\(parentName)' of '\(draft.description.name ?? "")' does not exist")
+                throw ModelXMLError(line: draft.element.line, "parent entity '\(parentName)' of '\(draft.entity.name ?? "")' does not exist")
             }
-            var seen: Set<String> = [draft.description.name ?? ""]
+            var seen: Set<String> = [draft.entity.name ?? ""]
             var ancestor: String? = parentName
             while let name = ancestor {
                 guard seen.insert(name).inserted else {
-                    throw ModelXMLError(line: draft.element.line, "entity '\(draft.description.name ?? "")' inherits from itself")
+                    throw ModelXMLError(line: draft.element.line, "entity '\(draft.entity.name ?? "")' inherits from itself")
                 }
                 ancestor = byName[name]?.parentName
             }
-            childrenByParent[parentName, default: []].append(draft.description)
+            childrenByParent[parentName, default: []].append(draft.entity)
         }
         for draft in drafts {
-            if let name = draft.description.name, let children = childrenByParent[name] {
-                draft.description.subentities = children
+            if let name = draft.entity.name, let children = childrenByParent[name] {
+                draft.entity.subentities = children
             }
         }
         for draft in drafts {
-            guard let parent = draft.description.superentity else { continue }
+            guard let parent = draft.entity.superentity else { continue }
             let inherited = Set(parent.properties.map(\.name))
             for element in draft.element.children where element.name == "attribute" || element.name == "relationship" {
                 if let name = element["name"], inherited.contains(name) {
-                    throw ModelXMLError(line: element.line, "property '\(name)' of '\(draft.description.name ?? "")' is already inherited from '\(parent.name ?? "")'")
+                    throw ModelXMLError(line: element.line, "property '\(name)' of '\(draft.entity.name ?? "")' is already inherited from '\(parent.name ?? "")'")
                 }
             }
         }
@@ -161,17 +161,17 @@ extension ModelXMLReader {
 
     /// Checks that destinations and inverses exist and that an inverse leads back here.
     private func checkRelationships(of draft: EntityDraft, byName: [String: EntityDraft]) throws(ModelXMLError) {
-        let entity = draft.description
+        let entity = draft.entity
         for (relationship, line) in draft.relationships {
             let place = "relationship '\(entity.name ?? "").\(relationship.name)'"
-            guard let destinationName = relationship.destinationEntityName, let destination = byName[destinationName]?.description else {
+            guard let destinationName = relationship.destinationEntityName, let destination = byName[destinationName]?.entity else {
                 throw ModelXMLError(line: line, "destination entity '\(relationship.destinationEntityName ?? "")' of \(place) does not exist")
             }
             guard let inverseName = relationship.inverseName else { continue }
             guard let inverse = destination.relationshipsByName[inverseName] else {
                 throw ModelXMLError(line: line, "inverse '\(inverseName)' of \(place) is not a relationship of '\(destinationName)'")
             }
-            let inverseTarget = inverse.destinationEntityName.flatMap { byName[$0]?.description }
+            let inverseTarget = inverse.destinationEntityName.flatMap { byName[$0]?.entity }
             guard let inverseTarget, entity.isKindOf(entity: inverseTarget) || inverseTarget.isKindOf(entity: entity) else {
                 throw ModelXMLError(line: line, "inverse '\(destinationName).\(inverseName)' of \(place) leads to '\(inverse.destinationEntityName ?? "")'")
             }
@@ -179,13 +179,13 @@ extension ModelXMLReader {
     }
 
     private func uniquenessConstraints(of draft: EntityDraft) throws(ModelXMLError) -> [[Any]] {
-        let known = draft.description.propertiesByName
+        let known = draft.entity.propertiesByName
         var constraints: [[Any]] = []
         for element in draft.element.children(named: "uniquenessConstraint", in: "uniquenessConstraints") {
             var names: [Any] = []
             for constraint in element.children(named: "constraint") {
                 guard let name = constraint["value"], known[name] != nil else {
-                    throw ModelXMLError(line: constraint.line, "uniqueness constraint of '\(draft.description.name ?? "")' names unknown property '\(constraint["value"] ?? "")'")
+                    throw ModelXMLError(line: constraint.line, "uniqueness constraint of '\(draft.entity.name ?? "")' names unknown property '\(constraint["value"] ?? "")'")
                 }
                 names.append(name)
             }

@@ -3,7 +3,7 @@ extension ModelXMLReader {
     func buildFetchRequestTemplates(entities: [EntityDraft]) throws(ModelXMLError)
         -> [(name: String, request: NSFetchRequest<NSFetchRequestResult>)]
     {
-        let byName = Dictionary(entities.map { ($0.description.name ?? "", $0.description) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(entities.map { ($0.entity.name ?? "", $0.entity) }, uniquingKeysWith: { first, _ in first })
         var templates: [(name: String, request: NSFetchRequest<NSFetchRequestResult>)] = []
         var names = Set<String>()
         for element in root.children(named: "fetchRequest") {

@@ -83,7 +83,7 @@ struct ModelXMLReader {
         }
         var contents = Contents()
         let entities = try buildEntities()
-        contents.entities = entities.map(\.description)
+        contents.entities = entities.map(\.entity)
         contents.fetchRequestTemplates = try buildFetchRequestTemplates(entities: entities)
         if let identifier = root["userDefinedModelVersionIdentifier"], !identifier.isEmpty {
             contents.versionIdentifiers = [identifier]
