@@ -128,6 +128,14 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         layouts[entity.rootEntity.name ?? ""]!
     }
 
+    func tableLayout(for entity: NSEntityDescription) -> SQLiteTableLayout { layout(for: entity) }
+
+    /// Runs `body` in one write transaction under the store's lock.
+    func writeTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
+        return try locked { try run { connection in try connection.transaction { try body(connection) } } }
+    }
+
     override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         try locked {
             let layout = layout(for: fetch.entity)
@@ -216,7 +224,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    private func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
+    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
         entitiesByNumber[Int(number)] ?? fallback
     }
 
@@ -278,17 +286,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func apply(_ changes: StoreChanges) throws {
         guard !changes.isEmpty else { return }
-        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
-        try locked {
-            try run { connection in
-                try connection.transaction {
-                    try checkVersions(changes, connection)
-                    for row in changes.inserted { try insert(row, connection) }
-                    for (row, _) in changes.updated { try update(row, connection) }
-                    for change in changes.toMany { try writeToMany(change, connection) }
-                    for (objectID, _) in changes.deleted { try delete(objectID, connection) }
-                }
-            }
+        try writeTransaction { connection in
+            try checkVersions(changes, connection)
+            for row in changes.inserted { try insert(row, connection) }
+            for (row, _) in changes.updated { try update(row, connection) }
+            for change in changes.toMany { try writeToMany(change, connection) }
+            for (objectID, _) in changes.deleted { try delete(objectID, connection) }
         }
     }
 
@@ -318,7 +321,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    private func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
+    func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")

@@ -1,3 +1,0 @@
-extension NSPredicate {
-    func withSubstitutionVariables(_ variables: [String: Any]) -> NSPredicate { self }
-}
