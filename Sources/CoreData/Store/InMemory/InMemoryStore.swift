@@ -114,7 +114,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
 
 /// A stored row seen as an object a predicate can walk: attributes by name, to-one
 /// relationships as further views, to-many relationships as arrays of views.
-final class InMemoryRowView {
+final class InMemoryRowView: KeyValueReadable, EntityDescribing, ObjectIDProviding {
     let row: RowSnapshot
     private unowned let store: InMemoryStore
 
@@ -123,7 +123,10 @@ final class InMemoryRowView {
         self.store = store
     }
 
-    func value(forKey key: String) -> Any? {
+    var describedEntity: NSEntityDescription { row.objectID.entity }
+    var objectID: NSManagedObjectID { row.objectID }
+
+    func readValue(forKey key: String) -> Any? {
         guard let relationship = row.objectID.entity.relationshipsByName[key] else { return row.values[key] }
         if relationship.isToMany {
             let ids = (try? store.relatedObjectIDs(relationship, of: row.objectID)) ?? []

@@ -52,7 +52,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             if !isReadOnly {
                 try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
             }
-            SQLiteFunctions.register(on: connection)
+            if let handle = connection.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
             return connection
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
