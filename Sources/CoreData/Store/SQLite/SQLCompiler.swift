@@ -118,7 +118,9 @@ final class SQLCompiler {
             let key = components[index]
             let isLast = index == components.count - 1
             if let attribute = entity.attributesByName[key] {
-                let column = "\(alias).\(SQLiteSchema.column(for: attribute))"
+                var column = "\(alias).\(SQLiteSchema.column(for: attribute))"
+                // Decimals are stored as exact text; they compare and sort as numbers.
+                if attribute.attributeType == .decimalAttributeType { column = "CAST(\(column) AS REAL)" }
                 let kind = try SQLOperand.Kind(attribute: attribute)
                 if isLast { return .scalar(SQLOperand(sql: column, kind: kind)) }
                 if components[index + 1] == "length", index + 2 == components.count, kind == .string {
