@@ -26,6 +26,14 @@ public struct FetchedResultsSnapshot<SectionIdentifierType: Hashable & Sendable,
 
     public init() {}
 
+    /// A snapshot of whole sections at once: O(n), where appending section by section would
+    /// search the sections for each.
+    init(sections: [(SectionIdentifierType, [ItemIdentifierType])], reloaded: [ItemIdentifierType]) {
+        sectionIdentifiers = sections.map(\.0)
+        items = sections.map(\.1)
+        reloadedItemIdentifiers = reloaded
+    }
+
     public var numberOfSections: Int { sectionIdentifiers.count }
 
     public var numberOfItems: Int { items.reduce(0) { $0 + $1.count } }

@@ -67,18 +67,16 @@ extension FetchedResultsState {
 
     /// The content as section names and object IDs, with the batch's content changes to reload.
     func contentSnapshot(_ snapshot: Snapshot, reloading batch: ChangeBatch<ResultIdentity>) -> NSDiffableDataSourceSnapshotReference {
-        var result = NSDiffableDataSourceSnapshotReference()
-        if !hasSectionKeyPath, snapshot.sections.isEmpty {
-            result.appendSections([""])
+        var sections = snapshot.sections.map { section in
+            (section.name, section.rows.map { $0.id.object.objectID })
         }
-        for section in snapshot.sections {
-            result.appendSections([section.name])
-            result.appendItems(section.rows.map { $0.id.object.objectID }, toSection: section.name)
+        if !hasSectionKeyPath, sections.isEmpty {
+            sections = [("", [])]
         }
-        result.reloadItems(batch.objectChanges.compactMap { change in
+        let reloaded = batch.objectChanges.compactMap { change in
             change.contentChanged && (change.kind == .update || change.kind == .move) ? change.id.object.objectID : nil
-        })
-        return result
+        }
+        return NSDiffableDataSourceSnapshotReference(sections: sections, reloaded: reloaded)
     }
 
     /// A deleted section as it was: every row it held is in the batch with its old address.
