@@ -12,12 +12,13 @@ let container = ExampleStore.open(name: "BowTies", options: options)
 let context = container.viewContext
 
 /// Inserts the sample bow ties on first launch (when none has a search key yet).
-func insertSampleData() throws {
+@MainActor func insertSampleData() throws {
     let request: NSFetchRequest<BowTie> = BowTie.fetchRequest()
     request.predicate = NSPredicate(format: "searchKey != nil")
     guard try context.count(for: request) == 0 else { return }
     guard let url = ExampleStore.resource("SampleData.plist", bundle: .module),
-          let entries = NSArray(contentsOf: url) as? [[String: Any]] else {
+          let data = try? Data(contentsOf: url),
+          let entries = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [[String: Any]] else {
         throw CommandError("the sample data SampleData.plist is missing from the program's resources")
     }
     for entry in entries {
@@ -37,21 +38,21 @@ func insertSampleData() throws {
     try context.save()
 }
 
-func bowTie(withKey key: String) throws -> BowTie {
+@MainActor func bowTie(withKey key: String) throws -> BowTie {
     let request: NSFetchRequest<BowTie> = BowTie.fetchRequest()
     request.predicate = NSPredicate(format: "%K = %@", argumentArray: ["searchKey", key])
     guard let found = try context.fetch(request).first else { throw CommandError("no bow tie has the search key '\(key)'") }
     return found
 }
 
-func describe(_ bowTie: BowTie) {
+@MainActor func describe(_ bowTie: BowTie) {
     let worn = bowTie.lastWorn.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
     print("\(bowTie.name ?? "?") [\(bowTie.searchKey ?? "-")] colour \(bowTie.tintColor?.hex ?? "none")")
     print("  rating \(String(format: "%.1f", bowTie.rating))/5, worn \(bowTie.timesWorn) times, last \(worn)\(bowTie.isFavorite ? ", favourite" : "")")
 }
 
 /// Saves, or undoes the change and reports why (the chapter re-asks for a rating instead).
-func save() throws {
+@MainActor func save() throws {
     do {
         try context.save()
     } catch {

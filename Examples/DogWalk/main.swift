@@ -22,7 +22,7 @@ let context = container.viewContext
 let dateFormatter = ISO8601DateFormatter()
 
 /// The find-or-create pattern of the chapter: the named dog, inserted if it is not there yet.
-func dog(named name: String) throws -> Dog {
+@MainActor func dog(named name: String) throws -> Dog {
     let request: NSFetchRequest<Dog> = NSFetchRequest(entityName: "Dog")
     request.predicate = NSPredicate(format: "%K == %@", "name", name)
     if let existing = try context.fetch(request).first { return existing }
@@ -32,7 +32,7 @@ func dog(named name: String) throws -> Dog {
     return created
 }
 
-func save() throws {
+@MainActor func save() throws {
     do {
         try context.save()
     } catch {
@@ -41,7 +41,7 @@ func save() throws {
     }
 }
 
-func printWalks(of dog: Dog) {
+@MainActor func printWalks(of dog: Dog) {
     let walks = dog.walks?.array as? [Walk] ?? []
     print("\(dog.name ?? "?"): \(walks.count) walk\(walks.count == 1 ? "" : "s")")
     for (row, walk) in walks.enumerated() {

@@ -10,12 +10,12 @@ let options = ExampleOptions(usage: usage)
 let container = ExampleStore.open(name: "HitList", options: options)
 let context = container.viewContext
 
-func people() throws -> [NSManagedObject] {
+@MainActor func people() throws -> [NSManagedObject] {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
     return try context.fetch(request)
 }
 
-func printList() throws {
+@MainActor func printList() throws {
     let names = try people().map { $0.value(forKeyPath: "name") as? String ?? "" }
     print(names.isEmpty ? "(no names yet)" : names.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
 }

@@ -48,7 +48,7 @@ public struct CommandLoop {
         while true {
             if isInteractive {
                 print(prompt, terminator: " ")
-                fflush(stdout)
+                fflush(nil)
             }
             guard let line = lines.next() else { return }
             guard let command = Command(line: line) else { continue }
@@ -59,7 +59,7 @@ public struct CommandLoop {
             } catch {
                 print("error: \(Self.message(for: error))")
             }
-            fflush(stdout)
+            fflush(nil)
         }
     }
 
