@@ -21,6 +21,10 @@ extension FetchedResultsState {
         let entity = request.entity ?? request.resolvedEntityName.flatMap {
             context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[$0]
         }
+        // A fetch may process pending changes and post a notification: with no snapshot it is
+        // ignored (the new snapshot includes those changes) instead of being applied to the old
+        // snapshot under the new request's ordering.
+        install(nil)
         ordering = ResultOrdering(descriptors)
         self.entity = entity
         refreshPaths = entity.map {

@@ -74,8 +74,8 @@ final class FetchedResultsState {
         erasedRequest = { newRequest.copyRequest(as: NSFetchRequestResult.self) }
     }
 
-    /// Installs a new snapshot and invalidates derived views.
-    func install(_ newSnapshot: Snapshot) {
+    /// Installs a new snapshot (nil: not fetched) and invalidates derived views.
+    func install(_ newSnapshot: Snapshot?) {
         snapshot = newSnapshot
         generation &+= 1
     }
