@@ -74,6 +74,34 @@ import Testing
                 }
             }
             if Bool.random(using: &random) { try context.save() } else { context.processPendingChanges() }
+            if Int.random(in: 0..<5, using: &random) == 0 {
+                // Another context edits saved teams; its save is merged in.
+                try context.save()
+                let names = teams.filter { !$0.isDeleted && $0.managedObjectContext != nil }.compactMap(\.teamName)
+                let picks = (0..<3).compactMap { _ in names.randomElement(using: &random) }
+                let wins = (0..<3).map { _ in Int32.random(in: 0..<4, using: &random) }
+                let zone = zones.randomElement(using: &random)!
+                let doomed = Bool.random(using: &random)
+                let notification = try backgroundSave(in: container) { background in
+                    let all = try background.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team"))
+                    for (name, win) in zip(picks, wins) {
+                        all.first { $0.teamName == name }?.wins = win
+                    }
+                    all.first { $0.teamName == picks.first }?.qualifyingZone = zone
+                    if doomed, let victim = all.first(where: { $0.teamName == picks.last }) { background.delete(victim) }
+                    let newcomer = WorldCupTeam(context: background)
+                    newcomer.teamName = "Merged \(serial)"
+                    newcomer.qualifyingZone = zone
+                }
+                serial += 1
+                context.mergeChanges(fromContextDidSave: notification)
+                for name in picks + ["Merged \(serial - 1)"] {
+                    if let team = try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team")).first(where: { $0.teamName == name }) {
+                        touched.insert(ObjectIdentifier(team))
+                    }
+                }
+                touched.formUnion(teams.map { ObjectIdentifier($0) })  // a merged delete reports the old object
+            }
 
             #expect(recorder.replayFailures.isEmpty, "\(recorder.replayFailures) \(context_)")
             guard recorder.replayFailures.isEmpty else { return }
@@ -88,4 +116,20 @@ import Testing
             guard recorder.table == controllerTable else { return }
         }
     }
+}
+
+/// Runs `body` in a new background context, saves, and returns the did-save notification.
+@MainActor
+func backgroundSave(in container: NSPersistentContainer, _ body: @escaping (NSManagedObjectContext) throws -> Void) throws -> Notification {
+    let background = container.newBackgroundContext()
+    let saved = SavedNotification()
+    let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background, queue: nil) {
+        saved.notification = $0
+    }
+    defer { NotificationCenter.default.removeObserver(observer) }
+    try background.performAndWait {
+        try body(background)
+        try background.save()
+    }
+    return try #require(saved.notification)
 }
