@@ -36,7 +36,10 @@ final class FetchedResultsState {
     private(set) var generation = 0
 
     weak var delegate: (any NSFetchedResultsControllerDelegate)? {
-        didSet { delegateForms = [.snapshot, .difference] }
+        didSet {
+            delegateForms = [.snapshot, .difference]
+            generation &+= 1  // section index titles come from the delegate
+        }
     }
     var delegateForms: DelegateForms = [.snapshot, .difference]
     /// The erased view handed to the delegate; owned by the typed controller.

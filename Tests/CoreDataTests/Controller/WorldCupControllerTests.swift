@@ -226,3 +226,26 @@ import Testing
         #expect(controller.sections?.count == 1)
     }
 }
+
+/// Section index titles through the delegate.
+@MainActor @Suite struct SectionIndexTitleTests {
+    final class ZoneInitials: NSFetchedResultsControllerDelegate {
+        func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
+            String(sectionName.split(separator: " ").compactMap(\.first))
+        }
+    }
+
+    @Test func theDelegateNamesTheIndexTitles() throws {
+        let container = try worldCupContainer()
+        let controller = NSFetchedResultsController(
+            fetchRequest: worldCupRequest(), managedObjectContext: container.viewContext,
+            sectionNameKeyPath: "qualifyingZone", cacheName: nil)
+        try controller.performFetch()
+        #expect(controller.sectionIndexTitles == ["A", "E", "N", "S"])
+        let delegate = ZoneInitials()
+        controller.delegate = delegate
+        #expect(controller.sectionIndexTitles == ["A", "E", "NCA&C", "SA"])
+        #expect(controller.sectionIndexTitle(forSectionName: "South America") == "SA")
+        #expect(controller.section(forSectionIndexTitle: "SA", at: 3) == 4)
+    }
+}
