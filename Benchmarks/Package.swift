@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, which depends on where the repository was
+/// cloned (`main`, a worktree, CI's checkout); read it rather than assume it.
+let rootPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+/// Benchmarks of Portable Core Data side by side with GRDB and direct sqlite3 calls.
+///
+/// A package of its own, so the library's test build never compiles GRDB (DESIGN.md §3):
+/// `swift run -c release --package-path Benchmarks bench --help`
+let package = Package(
+    name: "PortableCoreDataBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // The floor: the system libsqlite3, the same library the CoreData module and GRDB link.
+        .systemLibrary(
+            name: "BenchSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                .product(name: "CoreData", package: rootPackage),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                "BenchSQLite",
+            ],
+            // A measuring program, not a library: closures captured across queues are confined by
+            // hand (main thread, context queues), as the cases' comments say.
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Wall-clock timing on the monotonic clock, in milliseconds.
+enum Clock {
+    static func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = nanoseconds()
+        try body()
+        return Double(nanoseconds() - start) / 1e6
+    }
+}
+
+/// The process's resident set, read from /proc/self/statm (pages × page size).
+enum ResidentSet {
+    static func bytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// Keeps a computed value alive so the optimiser cannot drop the work that produced it.
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,55 @@
+import CoreData
+
+/// The Team entity as an app would declare it.
+final class Team: NSManagedObject {
+    @Managed var name: String?
+    @Managed var zone: String?
+    @Managed var wins: Int32
+    @Managed var score: Double
+    @Managed var date: Date?
+}
+
+/// Containers over one shared model, each on its own store file.
+enum CoreDataStack {
+    static let model = NSManagedObjectModel(entities: [
+        NSEntityDescription(name: "Team", className: "Team", properties: [
+            NSAttributeDescription(name: "name", type: .stringAttributeType),
+            NSAttributeDescription(name: "zone", type: .stringAttributeType),
+            NSAttributeDescription(name: "wins", type: .integer32AttributeType, optional: false, defaultValue: 0),
+            NSAttributeDescription(name: "score", type: .doubleAttributeType, optional: false, defaultValue: 0),
+            NSAttributeDescription(name: "date", type: .dateAttributeType),
+        ]),
+    ])
+
+    /// A loaded container whose only store is the SQLite file at `url` (created if missing).
+    static func container(at url: URL) throws -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        var loadError: (any Error)?
+        container.loadPersistentStores { _, error in loadError = error }
+        if let loadError { throw loadError }
+        return container
+    }
+
+    /// A fresh main-queue context on the container's coordinator. The benchmark runs on the
+    /// main thread, so its work runs inline, as an app's view context does.
+    static func context(_ container: NSPersistentContainer) -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        return context
+    }
+
+    static func teamRequest() -> NSFetchRequest<Team> {
+        NSFetchRequest<Team>(entityName: "Team")
+    }
+
+    static var filteredPredicate: NSPredicate {
+        NSPredicate(format: TeamSQL.predicateFormat, TeamSQL.winsThreshold, TeamSQL.excludedZone)
+    }
+}
+
+/// Runs the blocks the library queued on the main queue (`processPendingChanges` at "the end
+/// of the event"), untimed, between repetitions.
+func drainMainQueue() {
+    for _ in 0..<3 { _ = RunLoop.main.run(mode: .default, before: Date()) }
+}
