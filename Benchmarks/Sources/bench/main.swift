@@ -45,7 +45,7 @@ func run(_ options: Options) throws {
         let directory = root.appendingPathComponent(benchmark.id)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let environment = CaseEnvironment(options: options, directory: directory, data: data)
-        let started = Clock.nanoseconds()
+        let started = Stopwatch.nanoseconds()
         var results: [(Variant, Summary)] = []
         var notes: [String] = []
         do {
@@ -65,7 +65,7 @@ func run(_ options: Options) throws {
             notes.append("failed: \(error)")
         }
         notes += benchmark.notes(results)
-        let result = Report.CaseResult(benchmark, results: results, seconds: Double(Clock.nanoseconds() - started) / 1e9, notes: notes)
+        let result = Report.CaseResult(benchmark, results: results, seconds: Double(Stopwatch.nanoseconds() - started) / 1e9, notes: notes)
         report.cases.append(result)
         print(TableFormat.caseTable(result))
         if !options.keepFiles { try? FileManager.default.removeItem(at: directory) }

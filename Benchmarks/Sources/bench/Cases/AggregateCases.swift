@@ -25,13 +25,13 @@ extension BenchmarkCase {
                 let request = CoreDataStack.teamRequest()
                 request.predicate = CoreDataStack.filteredPredicate
                 var result = 0
-                let elapsed = try Clock.milliseconds { result = try context.count(for: request) }
+                let elapsed = try Stopwatch.milliseconds { result = try context.count(for: request) }
                 try check(result)
                 return elapsed
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 var result = 0
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     result = try queue.read { db in
                         try TeamRecord.filter(TeamRecord.Columns.wins >= TeamSQL.winsThreshold && TeamRecord.Columns.zone != TeamSQL.excludedZone).fetchCount(db)
                     }
@@ -41,7 +41,7 @@ extension BenchmarkCase {
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
                 var result = 0
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     result = try queue.read { db in
                         try Int.fetchOne(db, sql: TeamSQL.count, arguments: [TeamSQL.winsThreshold, TeamSQL.excludedZone]) ?? 0
                     }
@@ -51,7 +51,7 @@ extension BenchmarkCase {
             },
             Variant(label: "C sqlite3", role: .floor) {
                 var result = 0
-                let elapsed = Clock.milliseconds {
+                let elapsed = Stopwatch.milliseconds {
                     sqlite3_bind_int64(select, 1, Int64(TeamSQL.winsThreshold))
                     sqlite3_bind_text(select, 2, TeamSQL.excludedZone, -1, sqliteTransient)
                     if sqlite3_step(select) == SQLITE_ROW { result = Int(sqlite3_column_int64(select, 0)) }
@@ -88,7 +88,7 @@ extension BenchmarkCase {
                 let context = CoreDataStack.context(container)
                 let request = SumByZoneRequest.make()
                 var groups = 0
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     let sums = try SumByZoneRequest.sums(request, in: context)
                     groups = sums.count
                     consume(sums)
@@ -98,7 +98,7 @@ extension BenchmarkCase {
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 var groups = 0
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     let rows = try queue.read { db in
                         try TeamReadRecord.select(TeamRecord.Columns.zone, sum(TeamRecord.Columns.score).forKey("total"))
                             .group(TeamRecord.Columns.zone).asRequest(of: Row.self).fetchAll(db)
@@ -113,7 +113,7 @@ extension BenchmarkCase {
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
                 var groups = 0
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     let rows = try queue.read { db in try Row.fetchAll(db, sql: TeamSQL.sumByZone) }
                     var total = 0.0
                     for row in rows { total += row[1] as Double }
@@ -125,7 +125,7 @@ extension BenchmarkCase {
             },
             Variant(label: "C sqlite3", role: .floor) {
                 var groups = 0
-                let elapsed = Clock.milliseconds {
+                let elapsed = Stopwatch.milliseconds {
                     var results: [(String, Double)] = []
                     while sqlite3_step(select) == SQLITE_ROW { results.append((columnString(select, 0), sqlite3_column_double(select, 1))) }
                     sqlite3_reset(select)

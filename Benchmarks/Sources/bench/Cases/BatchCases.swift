@@ -26,11 +26,11 @@ extension BenchmarkCase {
                 let request = NSBatchUpdateRequest(entityName: "Team")
                 request.propertiesToUpdate = ["wins": NSNumber(value: nextValue())]
                 request.resultType = .statusOnlyResultType
-                return try Clock.milliseconds { consume(try context.execute(request)) }
+                return try Stopwatch.milliseconds { consume(try context.execute(request)) }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 let value = nextValue()
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try queue.write { db in
                         _ = try TeamRecord.updateAll(db, TeamRecord.Columns.wins.set(to: value), Column("Z_OPT").set(to: Column("Z_OPT") + 1))
                     }
@@ -38,7 +38,7 @@ extension BenchmarkCase {
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
                 let value = nextValue()
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try queue.write { db in
                         try db.execute(sql: "UPDATE ZTEAM SET ZWINS = ?, Z_OPT = Z_OPT + 1", arguments: [value])
                     }
@@ -46,7 +46,7 @@ extension BenchmarkCase {
             },
             Variant(label: "C sqlite3", role: .floor) {
                 let value = nextValue()
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try floor.execute("BEGIN IMMEDIATE")
                     sqlite3_bind_int64(update, 1, Int64(value))
                     try floor.finish(update)
@@ -75,21 +75,21 @@ extension BenchmarkCase {
                 let container = try StoreFiles.populatedStore(env.storeURL("batch-delete-coredata"), data: env.data, rows: env.rows)
                 let context = CoreDataStack.context(container)
                 let request = NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Team"))
-                return try Clock.milliseconds { consume(try context.execute(request)) }
+                return try Stopwatch.milliseconds { consume(try context.execute(request)) }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 let queue = try GRDBStack.queue(try filledTable("batch-delete-grdb-records"))
-                return try Clock.milliseconds { try queue.write { db in _ = try TeamRecord.deleteAll(db) } }
+                return try Stopwatch.milliseconds { try queue.write { db in _ = try TeamRecord.deleteAll(db) } }
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
                 let queue = try GRDBStack.queue(try filledTable("batch-delete-grdb-rows"))
-                return try Clock.milliseconds { try queue.write { db in try db.execute(sql: "DELETE FROM ZTEAM") } }
+                return try Stopwatch.milliseconds { try queue.write { db in try db.execute(sql: "DELETE FROM ZTEAM") } }
             },
             Variant(label: "C sqlite3", role: .floor) {
                 let floor = try FloorDatabase(try filledTable("batch-delete-floor"))
                 let delete = try floor.prepare("DELETE FROM ZTEAM")
                 defer { sqlite3_finalize(delete) }
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try floor.execute("BEGIN IMMEDIATE")
                     try floor.finish(delete)
                     try floor.execute("COMMIT")

@@ -13,7 +13,7 @@ final class TimingDelegate: NSFetchedResultsControllerDelegate {
     }
 
     func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
-        didChangeContentAt = Clock.nanoseconds()
+        didChangeContentAt = Stopwatch.nanoseconds()
     }
 }
 
@@ -85,16 +85,16 @@ extension BenchmarkCase {
                 let context = CoreDataStack.context(container)
                 let controller = NSFetchedResultsController(fetchRequest: sectionedRequest(), managedObjectContext: context,
                                                             sectionNameKeyPath: "zone", cacheName: nil)
-                let elapsed = try Clock.milliseconds { try controller.performFetch() }
+                let elapsed = try Stopwatch.milliseconds { try controller.performFetch() }
                 guard controller.sections?.count == min(TeamData.zoneCount, env.rows) else { throw BenchError("frc-fetch: \(controller.sections?.count ?? 0) sections") }
                 return elapsed
             },
             Variant(label: "CoreData plain fetch", role: .reference) {
                 let context = CoreDataStack.context(container)
-                return try Clock.milliseconds { consume(try context.fetch(sectionedRequest())) }
+                return try Stopwatch.milliseconds { consume(try context.fetch(sectionedRequest())) }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     let teams = try queue.read { db in
                         try TeamReadRecord.order(TeamRecord.Columns.zone, TeamRecord.Columns.name).fetchAll(db)
                     }
@@ -104,7 +104,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "C sqlite3", role: .floor) {
-                Clock.milliseconds { consume(floorSectionedKeys(select)) }
+                Stopwatch.milliseconds { consume(floorSectionedKeys(select)) }
             },
         ]
     }
@@ -135,10 +135,10 @@ extension BenchmarkCase {
             Variant(label: "CoreData", role: .coreData, repetitions: 25) {
                 let team = nextTeam()
                 let before = delegate.objectChanges
-                let start = Clock.nanoseconds()
+                let start = Stopwatch.nanoseconds()
                 team.name = "A \(round) \(team.name ?? "")"
                 try context.save()
-                let saved = Clock.nanoseconds()
+                let saved = Stopwatch.nanoseconds()
                 if delegate.objectChanges == before { drainMainQueue() }
                 guard delegate.objectChanges > before, delegate.didChangeContentAt >= start else {
                     throw BenchError("frc-change: the delegate heard nothing")
@@ -148,7 +148,7 @@ extension BenchmarkCase {
             Variant(label: "CoreData edit, no save", role: .reference, repetitions: 25) {
                 let team = nextTeam()
                 let before = delegate.objectChanges
-                let start = Clock.nanoseconds()
+                let start = Stopwatch.nanoseconds()
                 team.name = "B \(round) \(team.name ?? "")"
                 context.processPendingChanges()
                 guard delegate.objectChanges > before else { throw BenchError("frc-change: the delegate heard nothing") }
@@ -160,13 +160,13 @@ extension BenchmarkCase {
                 let old = (controller.fetchedObjects ?? []).map(\.objectID)
                 let team = nextTeam()
                 team.name = "C \(round) \(team.name ?? "")"
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     let fresh = try context.fetch(sectionedRequest()).map(\.objectID)
                     consume(linearDifference(old: old, new: fresh))
                 }
             },
             Variant(label: "C sqlite3", role: .floor) {
-                Clock.milliseconds { consume(floorSectionedKeys(select)) }
+                Stopwatch.milliseconds { consume(floorSectionedKeys(select)) }
             },
         ]
     }
@@ -204,9 +204,9 @@ extension BenchmarkCase {
                 }
                 NotificationCenter.default.removeObserver(observer)
                 guard let saved else { throw BenchError("frc-merge: no did-save notification") }
-                let start = Clock.nanoseconds()
+                let start = Stopwatch.nanoseconds()
                 view.mergeChanges(fromContextDidSave: saved)
-                let returned = Clock.nanoseconds()
+                let returned = Stopwatch.nanoseconds()
                 if delegate.objectChanges == 0 { drainMainQueue() }
                 guard delegate.objectChanges == merged, controller.fetchedObjects?.count == rows + merged else {
                     throw BenchError("frc-merge: \(delegate.objectChanges) changes reported, \(controller.fetchedObjects?.count ?? 0) objects")
@@ -220,7 +220,7 @@ extension BenchmarkCase {
                 let view = CoreDataStack.context(container)
                 let old = try view.fetch(sectionedRequest()).map(\.objectID)
                 try StoreFiles.fill(url, data: data, range: rows..<(rows + merged), entity: try StoreFiles.templateEntityNumber(in: env.directory))
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     let fresh = try view.fetch(sectionedRequest()).map(\.objectID)
                     consume(linearDifference(old: old, new: fresh))
                 }
@@ -230,7 +230,7 @@ extension BenchmarkCase {
                 let container = try StoreFiles.populatedStore(url, data: data, rows: rows + merged)
                 let queue = try GRDBStack.queue(url)
                 defer { withExtendedLifetime(container) {} }
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     consume(try queue.read { db in try TeamReadRecord.order(TeamRecord.Columns.zone, TeamRecord.Columns.name).fetchAll(db) })
                 }
             },
@@ -241,7 +241,7 @@ extension BenchmarkCase {
                 let floor = try FloorDatabase(url)
                 let select = try floor.prepare("SELECT Z_PK, ZZONE FROM ZTEAM ORDER BY ZZONE, ZNAME")
                 defer { sqlite3_finalize(select) }
-                return Clock.milliseconds { consume(floorSectionedKeys(select)) }
+                return Stopwatch.milliseconds { consume(floorSectionedKeys(select)) }
             },
         ]
     }

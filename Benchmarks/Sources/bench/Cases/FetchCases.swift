@@ -45,7 +45,7 @@ extension BenchmarkCase {
                 let context = CoreDataStack.context(container)
                 let request = CoreDataStack.teamRequest()
                 request.returnsObjectsAsFaults = false
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     let teams = try context.fetch(request)
                     var sum = 0.0
                     for team in teams { sum += checksum(team) }
@@ -53,7 +53,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     let teams = try queue.read { db in try TeamReadRecord.fetchAll(db) }
                     var sum = 0.0
                     for team in teams { sum += checksum(name: team.name, zone: team.zone, wins: team.wins, score: team.score, date: team.date) }
@@ -61,7 +61,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     let teams = try queue.read { db in
                         var teams: [TeamValues] = []
                         let rows = try Row.fetchCursor(db, sql: TeamSQL.selectAll)
@@ -74,7 +74,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "C sqlite3", role: .floor) {
-                Clock.milliseconds {
+                Stopwatch.milliseconds {
                     var teams: [TeamValues] = []
                     while sqlite3_step(select) == SQLITE_ROW { teams.append(floorTeam(select)) }
                     sqlite3_reset(select)
@@ -101,7 +101,7 @@ extension BenchmarkCase {
         return [
             Variant(label: "CoreData", role: .coreData) {
                 let context = CoreDataStack.context(container)
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     let teams = try context.fetch(CoreDataStack.teamRequest())
                     var sum: Int64 = 0
                     for team in teams { sum &+= Int64(team.wins) }
@@ -110,26 +110,26 @@ extension BenchmarkCase {
             },
             Variant(label: "CoreData faults, untouched", role: .reference) {
                 let context = CoreDataStack.context(container)
-                return try Clock.milliseconds { consume(try context.fetch(CoreDataStack.teamRequest())) }
+                return try Stopwatch.milliseconds { consume(try context.fetch(CoreDataStack.teamRequest())) }
             },
             Variant(label: "CoreData object IDs", role: .reference) {
                 let context = CoreDataStack.context(container)
                 let request = NSFetchRequest<NSManagedObjectID>(entityName: "Team")
                 request.resultType = .managedObjectIDResultType
-                return try Clock.milliseconds { consume(try context.fetch(request)) }
+                return try Stopwatch.milliseconds { consume(try context.fetch(request)) }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     consume(try queue.read { db in try Int64.fetchAll(db, TeamReadRecord.select(Column("Z_PK"), as: Int64.self)) })
                 }
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     consume(try queue.read { db in try Int64.fetchAll(db, sql: "SELECT Z_PK FROM ZTEAM") })
                 }
             },
             Variant(label: "C sqlite3", role: .floor) {
-                Clock.milliseconds {
+                Stopwatch.milliseconds {
                     var keys: [Int64] = []
                     while sqlite3_step(selectKeys) == SQLITE_ROW { keys.append(sqlite3_column_int64(selectKeys, 0)) }
                     sqlite3_reset(selectKeys)
@@ -158,14 +158,14 @@ extension BenchmarkCase {
                 request.predicate = CoreDataStack.filteredPredicate
                 request.sortDescriptors = [NSSortDescriptor(key: "zone", ascending: true), NSSortDescriptor(key: "score", ascending: false)]
                 request.returnsObjectsAsFaults = false
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     var sum = 0.0
                     for team in try context.fetch(request) { sum += team.score }
                     consume(sum)
                 }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     let teams = try queue.read { db in
                         try TeamReadRecord
                             .filter(TeamRecord.Columns.wins >= TeamSQL.winsThreshold && TeamRecord.Columns.zone != TeamSQL.excludedZone)
@@ -178,7 +178,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "GRDB rows", role: .grdbRows) {
-                try Clock.milliseconds {
+                try Stopwatch.milliseconds {
                     let teams = try queue.read { db in
                         var teams: [TeamValues] = []
                         let rows = try Row.fetchCursor(db, sql: TeamSQL.filteredSorted, arguments: [TeamSQL.winsThreshold, TeamSQL.excludedZone])
@@ -191,7 +191,7 @@ extension BenchmarkCase {
                 }
             },
             Variant(label: "C sqlite3", role: .floor) {
-                Clock.milliseconds {
+                Stopwatch.milliseconds {
                     sqlite3_bind_int64(select, 1, Int64(TeamSQL.winsThreshold))
                     sqlite3_bind_text(select, 2, TeamSQL.excludedZone, -1, sqliteTransient)
                     var teams: [TeamValues] = []

@@ -20,7 +20,7 @@ extension BenchmarkCase {
             Variant(label: "CoreData", role: .coreData) {
                 let container = try CoreDataStack.container(at: env.storeURL("insert-coredata"))
                 let context = CoreDataStack.context(container)
-                let elapsed = try Clock.milliseconds {
+                let elapsed = try Stopwatch.milliseconds {
                     for index in 0..<rows {
                         let team = Team(context: context)
                         team.name = data.names[index]
@@ -38,7 +38,7 @@ extension BenchmarkCase {
                 let url = env.storeURL("insert-grdb-records")
                 try StoreFiles.emptyTable(url, directory: env.directory)
                 let queue = try GRDBStack.queue(url)
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try queue.write { db in
                         for index in 0..<rows {
                             try TeamRecord(id: Int64(index + 1), entity: entity, name: data.names[index], zone: data.zone(index),
@@ -51,7 +51,7 @@ extension BenchmarkCase {
                 let url = env.storeURL("insert-grdb-rows")
                 try StoreFiles.emptyTable(url, directory: env.directory)
                 let queue = try GRDBStack.queue(url)
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try queue.write { db in
                         let statement = try db.cachedStatement(sql: TeamSQL.insert)
                         for index in 0..<rows {
@@ -65,7 +65,7 @@ extension BenchmarkCase {
                 let url = env.storeURL("insert-floor")
                 try StoreFiles.emptyTable(url, directory: env.directory)
                 let database = try FloorDatabase(url)
-                return try Clock.milliseconds {
+                return try Stopwatch.milliseconds {
                     try database.execute("BEGIN IMMEDIATE")
                     let insert = try database.prepare(TeamSQL.insert)
                     defer { sqlite3_finalize(insert) }

@@ -30,7 +30,7 @@ enum MemoryProbe: String, CaseIterable {
             warm.fetchLimit = 1
             consume(try context.fetch(warm).first?.name)
             let before = ResidentSet.bytes()
-            elapsed = try Clock.milliseconds {
+            elapsed = try Stopwatch.milliseconds {
                 let request = CoreDataStack.teamRequest()
                 if probe == .batched { request.fetchBatchSize = batchSize }
                 let teams = try context.fetch(request)
@@ -44,7 +44,7 @@ enum MemoryProbe: String, CaseIterable {
             let keys = try floor.prepare("SELECT Z_PK FROM ZTEAM")
             let row = try floor.prepare("\(TeamSQL.selectAll) WHERE Z_PK = ?")
             let before = ResidentSet.bytes()
-            elapsed = Clock.milliseconds {
+            elapsed = Stopwatch.milliseconds {
                 var ids: [Int64] = []
                 while sqlite3_step(keys) == SQLITE_ROW { ids.append(sqlite3_column_int64(keys, 0)) }
                 var teams: [TeamValues] = []
@@ -59,7 +59,7 @@ enum MemoryProbe: String, CaseIterable {
         case .grdbCursor:
             let queue = try GRDBStack.queue(url)
             let before = ResidentSet.bytes()
-            elapsed = try Clock.milliseconds {
+            elapsed = try Stopwatch.milliseconds {
                 let teams = try queue.read { db in
                     var teams: [TeamValues] = []
                     let rows = try Row.fetchCursor(db, sql: TeamSQL.selectAll)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Wall-clock timing on the monotonic clock, in milliseconds.
-enum Clock {
+enum Stopwatch {
     static func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
