@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var name: String?
@@ -12,6 +14,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     private var ownProperties: [NSPropertyDescription] = []
     private var ownSubentities: [NSEntityDescription] = []
+    /// `properties` and the by-name tables, valid while no model edit happened since (the lock
+    /// makes the lazy fill safe from any context's queue).
+    private let indexCache = Mutex<PropertyIndex?>(nil)
 
     /// The number stored in each row's Z_ENT column, assigned by the model.
     var entityNumber: Int = 0
@@ -35,11 +40,12 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Inherited properties first, then this entity's own, as Apple lists them.
     public var properties: [NSPropertyDescription] {
-        get { (superentity?.properties ?? []) + ownProperties }
+        get { propertyIndex.properties }
         set {
             let inherited = Set((superentity?.properties ?? []).map(ObjectIdentifier.init))
             ownProperties = newValue.filter { !inherited.contains(ObjectIdentifier($0)) }
             for property in ownProperties { property.entity = self }
+            PropertyIndex.noteEdit()
         }
     }
 
@@ -48,19 +54,23 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         set {
             ownSubentities = newValue
             for sub in newValue { sub.superentity = self }
+            PropertyIndex.noteEdit()
         }
     }
 
-    public var propertiesByName: [String: NSPropertyDescription] {
-        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
-    }
+    public var propertiesByName: [String: NSPropertyDescription] { propertyIndex.byName }
 
-    public var attributesByName: [String: NSAttributeDescription] {
-        Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
-    }
+    public var attributesByName: [String: NSAttributeDescription] { propertyIndex.attributesByName }
 
-    public var relationshipsByName: [String: NSRelationshipDescription] {
-        Dictionary(properties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) }, uniquingKeysWith: { _, own in own })
+    public var relationshipsByName: [String: NSRelationshipDescription] { propertyIndex.relationshipsByName }
+
+    /// The index for the current model edit generation, rebuilt if the model changed since.
+    private var propertyIndex: PropertyIndex {
+        let generation = PropertyIndex.editGeneration.load(ordering: .sequentiallyConsistent)
+        if let index = indexCache.withLock({ $0 }), index.generation == generation { return index }
+        let index = PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: generation)
+        indexCache.withLock { $0 = index }
+        return index
     }
 
     /// The relationships of this entity that point at `entity`.

@@ -1,6 +1,6 @@
 /// What attributes and relationships of an entity have in common.
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
-    public var name: String = ""
+    public var name: String = "" { didSet { PropertyIndex.noteEdit() } }
     public internal(set) weak var entity: NSEntityDescription!
     public var isOptional: Bool = true
     public var isTransient: Bool = false

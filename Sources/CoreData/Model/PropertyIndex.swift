@@ -1,0 +1,41 @@
+import Synchronization
+
+/// An entity's properties, in order and by name, built once per model edit instead of on every
+/// lookup.
+///
+/// Lookups by name sit on every hot path (each key-value access, each row decoded, each insert),
+/// and rebuilding these arrays and dictionaries per call dominated fetching and inserting. Models
+/// may still be edited before they are used, so an index remembers the model-wide edit
+/// generation it was built at and is rebuilt once any entity's properties, any inheritance link
+/// or any property's name has changed since.
+struct PropertyIndex {
+    /// Bumped by every edit that can change an entity's properties or their names.
+    static let editGeneration = Atomic<Int>(0)
+
+    static func noteEdit() {
+        editGeneration.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    let generation: Int
+    let properties: [NSPropertyDescription]
+    let byName: [String: NSPropertyDescription]
+    let attributesByName: [String: NSAttributeDescription]
+    let relationshipsByName: [String: NSRelationshipDescription]
+
+    /// Later properties win over earlier ones of the same name (an entity's own over inherited).
+    init(properties: [NSPropertyDescription], generation: Int) {
+        self.generation = generation
+        self.properties = properties
+        var byName: [String: NSPropertyDescription] = [:]
+        var attributes: [String: NSAttributeDescription] = [:]
+        var relationships: [String: NSRelationshipDescription] = [:]
+        for property in properties {
+            byName[property.name] = property
+            if let attribute = property as? NSAttributeDescription { attributes[property.name] = attribute }
+            if let relationship = property as? NSRelationshipDescription { relationships[property.name] = relationship }
+        }
+        self.byName = byName
+        attributesByName = attributes
+        relationshipsByName = relationships
+    }
+}
