@@ -25,6 +25,7 @@ let package = Package(
             ]
         ),
         .target(name: "CoreData", dependencies: ["CSQLite", "CoreDataMacros"]),
+        .executableTarget(name: "CoreDataStress", dependencies: ["CoreData"]),
         .testTarget(name: "CoreDataTests", dependencies: ["CoreData"]),
     ]
 )
