@@ -149,18 +149,24 @@ import Testing
         var random = SeededGenerator(seed: seed)
         var failures: [String] = []
         var (noFile, wholeStore) = (0, 0)
-        for kill in 0..<kills where failures.isEmpty {
+        // How long creating a store takes here, from its first file to the finished store, so
+        // the kills can be spread over that window.
+        var window: TimeInterval = 0.01
+        for kill in -1..<kills where failures.isEmpty {
             let directory = TemporaryDirectory()
             let store = directory.file("New.sqlite")
             let child = try StressProcess(["save-batches", "--store", store.path, "--batch-size", "8", "--log", directory.file("log").path],
                                           errorLog: directory.file("stderr.txt"))
-            // Wait for the first file of the store to appear, then kill within a few milliseconds.
-            let start = Date()
-            while Date().timeIntervalSince(start) < 5,
-                  (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?.contains(where: { $0.contains("New.sqlite") }) != true {
-                usleep(200)
+            let firstFile = waitFor(timeout: 10) {
+                (try? FileManager.default.contentsOfDirectory(atPath: directory.url.path))?.contains { $0.contains("New.sqlite") } == true
             }
-            usleep(UInt32.random(in: 0...10_000, using: &random))
+            if kill < 0 {
+                let finished = waitFor(timeout: 10) { FileManager.default.fileExists(atPath: store.path) }
+                window = max(finished.timeIntervalSince(firstFile) * 1.5, 0.002)
+                child.kill()
+                continue
+            }
+            usleep(UInt32(Double.random(in: 0...window, using: &random) * 1_000_000))
             child.kill()
             guard FileManager.default.fileExists(atPath: store.path) else { noFile += 1; continue }
             do {
@@ -171,7 +177,14 @@ import Testing
                 failures.append("kill \(kill): the store left behind does not open: \(error)")
             }
         }
-        print("store creation: seed \(seed), \(kills) kills; \(noFile) left no store file, \(wholeStore) a whole store")
+        print("store creation: seed \(seed), \(kills) kills spread over \(Int(window * 1000)) ms after the first file appeared; \(noFile) left no store file, \(wholeStore) a whole store")
         #expect(failures.isEmpty, "seed \(seed): \(failures.joined(separator: "\n"))")
+    }
+
+    /// Polls `condition` until it holds (or `timeout` passes); returns when it first held.
+    private func waitFor(timeout: TimeInterval, _ condition: () -> Bool) -> Date {
+        let start = Date()
+        while !condition() && Date().timeIntervalSince(start) < timeout { usleep(100) }
+        return Date()
     }
 }
