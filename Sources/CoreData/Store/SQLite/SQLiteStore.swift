@@ -98,7 +98,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw notAStore("is empty (zero bytes)")
         }
         do {
-            let reader = try SQLiteConnection(path: "file:\(path)?mode=ro", create: false, readOnly: true)
+            // The plain path with the read-only flag, not a `file:` URI: in a URI, `?`, `#` and
+            // `%xx` in the path would name another file.
+            let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
             guard case .blob(let bytes)? = try reader.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
                   let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
                 throw notAStore("has no Core Data metadata")
