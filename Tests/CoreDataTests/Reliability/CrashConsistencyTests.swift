@@ -32,7 +32,15 @@ import Testing
             for killOnStore in 1...min(Self.killsPerStore, kills - totals.kills) {
                 let child = try StressProcess(["save-batches", "--store", store.path, "--batch-size", String(Self.batchSize), "--log", log.path],
                                               errorLog: directory.file("stderr.txt"))
-                usleep(UInt32.random(in: 0...120_000, using: &random))
+                let loggedBefore = fileSize(log)
+                if Int.random(in: 0..<5, using: &random) == 0 {
+                    // Anywhere from the start: while opening, recovering or creating the store.
+                    usleep(UInt32.random(in: 0...120_000, using: &random))
+                } else {
+                    // In the save loop: once this run has logged a batch, within a few saves.
+                    _ = waitFor(timeout: 20) { fileSize(log) > loggedBefore || !child.process.isRunning }
+                    usleep(UInt32.random(in: 0...30_000, using: &random))
+                }
                 if !child.kill() {
                     totals.exitedEarly += 1
                     failures.append("store \(storeIndex): the child exited before the kill: \(child.standardErrorText)")
@@ -180,11 +188,15 @@ import Testing
         print("store creation: seed \(seed), \(kills) kills spread over \(Int(window * 1000)) ms after the first file appeared; \(noFile) left no store file, \(wholeStore) a whole store")
         #expect(failures.isEmpty, "seed \(seed): \(failures.joined(separator: "\n"))")
     }
+}
 
-    /// Polls `condition` until it holds (or `timeout` passes); returns when it first held.
-    private func waitFor(timeout: TimeInterval, _ condition: () -> Bool) -> Date {
-        let start = Date()
-        while !condition() && Date().timeIntervalSince(start) < timeout { usleep(100) }
-        return Date()
-    }
+/// Polls `condition` until it holds (or `timeout` passes); returns when it first held.
+func waitFor(timeout: TimeInterval, _ condition: () -> Bool) -> Date {
+    let start = Date()
+    while !condition() && Date().timeIntervalSince(start) < timeout { usleep(100) }
+    return Date()
+}
+
+func fileSize(_ url: URL) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
 }
