@@ -14,6 +14,11 @@ struct Interleave {
     let seconds: Double
     let writer: Int
     let reportPath: String
+    /// A file the other writer creates when it stops writing; once it exists, this writer
+    /// refreshes every counter and reports what it sees (which must be the final values).
+    let peerDonePath: String?
+    /// The merge policy, to show the check catching lost updates (`overwrite`); `error` otherwise.
+    let mergePolicy: String
 
     struct Report: Codable {
         var writer: Int
@@ -25,11 +30,14 @@ struct Interleave {
         var staleReadsAfterRefresh = 0
         /// Counter name → values this writer's successful saves wrote.
         var committed: [String: [Int64]] = [:]
+        /// Counter name → value this writer read after both writers stopped.
+        var finalView: [String: Int64] = [:]
     }
 
     func run() throws {
         let container = try StressModel.container(path: storePath)
         let context = container.newBackgroundContext()
+        if mergePolicy == "overwrite" { context.mergePolicy = NSOverwriteMergePolicy }
         var report = Report(writer: writer)
         let deadline = Date().addingTimeInterval(seconds)
         try context.performAndWait {
@@ -68,8 +76,26 @@ struct Interleave {
                     context.rollback()
                 }
             }
+            try Data().write(to: URL(fileURLWithPath: reportPath + ".done"))
+            if let peerDonePath {
+                _ = waitForFile(peerDonePath, timeout: 60)
+                for counter in counters {
+                    context.refresh(counter, mergeChanges: false)
+                    report.finalView[counter.value(forKey: "name") as? String ?? ""] = counter.int64("value")
+                }
+            }
         }
         let data = try JSONEncoder().encode(report)
         try data.write(to: URL(fileURLWithPath: reportPath))
     }
+}
+
+/// Polls for a file to exist; false if it did not within `timeout` seconds.
+func waitForFile(_ path: String, timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !FileManager.default.fileExists(atPath: path) {
+        if Date() > deadline { return false }
+        usleep(1_000)
+    }
+    return true
 }

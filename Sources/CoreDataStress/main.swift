@@ -4,7 +4,8 @@ import CoreData
 // at any moment, run two of them on one store, or limit its file sizes. See RELIABILITY.md.
 //
 //   CoreDataStress save-batches --store PATH --batch-size N --log PATH [--limit BATCHES]
-//   CoreDataStress interleave --store PATH --seconds S --writer N --report PATH
+//   CoreDataStress interleave --store PATH --seconds S --writer N --report PATH [--peer-done PATH]
+//                             [--merge-policy error|overwrite]
 //   CoreDataStress disk-full --store PATH --report PATH [--objects N] [--payload-bytes B]
 
 struct StressFailure: Error, CustomStringConvertible {
@@ -53,7 +54,9 @@ do {
                         logPath: arguments.string("log"), limit: arguments.int("limit", default: 0)).run()
     case "interleave":
         try Interleave(storePath: arguments.string("store"), seconds: arguments.double("seconds"),
-                       writer: arguments.int("writer"), reportPath: arguments.string("report")).run()
+                       writer: arguments.int("writer"), reportPath: arguments.string("report"),
+                       peerDonePath: try? arguments.string("peer-done"),
+                       mergePolicy: (try? arguments.string("merge-policy")) ?? "error").run()
     case "disk-full":
         try DiskFull(storePath: arguments.string("store"), reportPath: arguments.string("report"),
                      objectCount: arguments.int("objects", default: 40),
