@@ -47,3 +47,20 @@ import Testing
         #expect((sample.value(forKey: "colour") as? RGBAColourBox)?.colour == RGBAColour(red: 1, green: 2, blue: 3, alpha: 255))
     }
 }
+
+extension AttributeRoundTripTests {
+    @Test func decimalsCompareAndSortAsNumbersInSQL() throws {
+        let directory = TemporaryDirectory()
+        let context = try makeContainer(model: TestModels.allTypes(), storeURL: directory.file("Decimals.sqlite")).viewContext
+        for text in ["9.5", "10.25", "100", "-3"] {
+            NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context).setValue(Decimal(string: text)!, forKey: "amount")
+        }
+        try context.save()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Sample")
+        request.predicate = NSPredicate(format: "amount > %@", NSDecimalNumber(string: "9.75"))
+        request.sortDescriptors = [NSSortDescriptor(key: "amount", ascending: true)]
+        request.includesPendingChanges = false
+        let amounts = try context.fetch(request).compactMap { $0.value(forKey: "amount") as? Decimal }
+        #expect(amounts == [Decimal(string: "10.25")!, Decimal(100)])
+    }
+}

@@ -21,7 +21,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
                     NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
     }
 
-    private func table(_ entity: NSEntityDescription) -> String { entity.rootEntity.name ?? "" }
+    func table(_ entity: NSEntityDescription) -> String { entity.rootEntity.name ?? "" }
 
     override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         try locked {
@@ -82,15 +82,31 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
                 conflicts.append((id, self.row(for: id)))
             }
             if !conflicts.isEmpty { throw StoreVersionConflict(conflicts: conflicts.map { ($0.0, $0.1) }) }
-            for row in changes.inserted + changes.updated.map(\.row) {
-                rowsByKey[table(row.objectID.entity), default: [:]][row.objectID.primaryKey!] = row
-            }
+            for row in changes.inserted + changes.updated.map(\.row) { store(row) }
             for change in changes.toMany {
                 toMany[ToManyKey(entity: table(change.source.entity), relationship: change.relationship.name, source: change.source.primaryKey!)] = change.members
             }
-            for (id, _) in changes.deleted {
-                rowsByKey[table(id.entity)]?[id.primaryKey!] = nil
-                toMany = toMany.filter { $0.key.source != id.primaryKey || $0.key.entity != table(id.entity) }
+            for (id, _) in changes.deleted { remove(id) }
+        }
+    }
+
+    func store(_ row: RowSnapshot) {
+        rowsByKey[table(row.objectID.entity), default: [:]][row.objectID.primaryKey!] = row
+    }
+
+    /// Removes a row, its to-many memberships, and every reference to it from other rows.
+    func remove(_ id: NSManagedObjectID) {
+        guard let key = id.primaryKey else { return }
+        rowsByKey[table(id.entity)]?[key] = nil
+        toMany = toMany.filter { $0.key.source != key || $0.key.entity != table(id.entity) }
+        for (entry, members) in toMany where members.contains(id) {
+            toMany[entry] = members.filter { $0 != id }
+        }
+        for (tableName, rows) in rowsByKey {
+            for (rowKey, row) in rows where row.values.values.contains(where: { ($0 as? NSManagedObjectID) == id }) {
+                var changed = row
+                for (name, value) in row.values where (value as? NSManagedObjectID) == id { changed.values[name] = nil }
+                rowsByKey[tableName]?[rowKey] = changed
             }
         }
     }
@@ -98,7 +114,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
 
 /// A stored row seen as an object a predicate can walk: attributes by name, to-one
 /// relationships as further views, to-many relationships as arrays of views.
-final class InMemoryRowView {
+final class InMemoryRowView: KeyValueReadable, EntityDescribing, ObjectIDProviding {
     let row: RowSnapshot
     private unowned let store: InMemoryStore
 
@@ -107,7 +123,10 @@ final class InMemoryRowView {
         self.store = store
     }
 
-    func value(forKey key: String) -> Any? {
+    var describedEntity: NSEntityDescription { row.objectID.entity }
+    var objectID: NSManagedObjectID { row.objectID }
+
+    func readValue(forKey key: String) -> Any? {
         guard let relationship = row.objectID.entity.relationshipsByName[key] else { return row.values[key] }
         if relationship.isToMany {
             let ids = (try? store.relatedObjectIDs(relationship, of: row.objectID)) ?? []

@@ -1,35 +1,25 @@
-/// The SQL for one store fetch: the entity filter, the compiled predicate and sort, and paging.
+/// The SQL for one store fetch: the compiled predicate and sort, a primary-key tie-break so
+/// equal sort keys come back in a stable order, and paging.
 struct SQLiteFetchPlan {
-    private var fromClause: String
-    private var whereClause: String
-    private var orderClause: String
-    private(set) var bindings: [SQLValue]
+    private let compiler: SQLCompiler
+    private let whereClause: String
+    private let orderClause: String
 
     init(fetch: StoreFetch, layout: SQLiteTableLayout) throws {
-        let numbers = fetch.includesSubentities ? SQLiteSchema.entityNumbers(for: fetch.entity) : [fetch.entity.entityNumber]
-        fromClause = "\(layout.table) t0"
-        whereClause = "t0.Z_ENT IN (\(numbers.map(String.init).joined(separator: ",")))"
-        bindings = []
-        orderClause = ""
-        if fetch.predicate != nil {
-            throw CoreDataError.misuse("predicates are not compiled to SQL yet")
-        }
-        let orderings = try fetch.sortDescriptors.map { descriptor -> String in
-            guard let key = Optional<String>.none, let attribute = fetch.entity.attributesByName[key] else {
-                throw CoreDataError.misuse("cannot sort \(fetch.entity.name ?? "") by \(descriptor)")
-            }
-            return "t0.\(SQLiteSchema.column(for: attribute)) \(descriptor.ascending ? "ASC" : "DESC")"
-        }
-        // Rows with equal sort keys come back in primary-key order, the order the in-memory
-        // comparator also falls back to.
-        orderClause = (orderings + ["t0.Z_PK"]).joined(separator: ", ")
+        compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities)
+        whereClause = try compiler.whereClause(for: fetch.predicate?.parsedTree())
+        let order = try compiler.orderByClause(for: fetch.sortDescriptors)
+        var orderClause = order.isEmpty ? "t0.Z_PK" : order + ", t0.Z_PK"
         if fetch.limit > 0 || fetch.offset > 0 {
-            orderClause += " LIMIT ? OFFSET ?"
-            bindings += [.integer(fetch.limit > 0 ? Int64(fetch.limit) : -1), .integer(Int64(fetch.offset))]
+            let limit = compiler.bind(.integer(fetch.limit > 0 ? Int64(fetch.limit) : -1))
+            orderClause += " LIMIT \(limit) OFFSET \(compiler.bind(.integer(Int64(fetch.offset))))"
         }
+        self.orderClause = orderClause
     }
 
+    var bindings: [SQLValue] { compiler.bindings }
+
     func sql(selecting columns: String) -> String {
-        "SELECT \(columns) FROM \(fromClause) WHERE \(whereClause) ORDER BY \(orderClause)"
+        "SELECT \(columns) FROM \(compiler.fromClause) WHERE \(whereClause) ORDER BY \(orderClause)"
     }
 }

@@ -84,7 +84,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             if !isReadOnly {
                 try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
             }
-            SQLiteFunctions.register(on: connection)
+            if let handle = connection.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
             return connection
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
@@ -160,6 +160,14 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     private func layout(for entity: NSEntityDescription) -> SQLiteTableLayout {
         layouts[entity.rootEntity.name ?? ""]!
+    }
+
+    func tableLayout(for entity: NSEntityDescription) -> SQLiteTableLayout { layout(for: entity) }
+
+    /// Runs `body` in one write transaction under the store's lock.
+    func writeTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
+        return try locked { try run { connection in try connection.transaction { try body(connection) } } }
     }
 
     override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
@@ -250,7 +258,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    private func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
+    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
         entitiesByNumber[Int(number)] ?? fallback
     }
 
@@ -312,17 +320,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func apply(_ changes: StoreChanges) throws {
         guard !changes.isEmpty else { return }
-        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
-        try locked {
-            try run { connection in
-                try connection.transaction {
-                    try checkVersions(changes, connection)
-                    for row in changes.inserted { try insert(row, connection) }
-                    for (row, _) in changes.updated { try update(row, connection) }
-                    for change in changes.toMany { try writeToMany(change, connection) }
-                    for (objectID, _) in changes.deleted { try delete(objectID, connection) }
-                }
-            }
+        try writeTransaction { connection in
+            try checkVersions(changes, connection)
+            for row in changes.inserted { try insert(row, connection) }
+            for (row, _) in changes.updated { try update(row, connection) }
+            for change in changes.toMany { try writeToMany(change, connection) }
+            for (objectID, _) in changes.deleted { try delete(objectID, connection) }
         }
     }
 
@@ -352,7 +355,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    private func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
+    func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")

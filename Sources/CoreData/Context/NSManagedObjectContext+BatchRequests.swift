@@ -1,0 +1,132 @@
+/// Batch requests: work done by the store in one transaction, without loading objects. Their
+/// effects reach contexts (and controllers) through `mergeChanges(fromRemoteContextSave:into:)`.
+extension NSManagedObjectContext {
+    /// Runs a batch update, delete or insert request and returns its result, or starts an
+    /// asynchronous fetch and returns its `NSAsynchronousFetchResult` at once.
+    public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
+        if let asynchronous = request as? AsynchronousFetchStarting { return try asynchronous.start(in: self) }
+        return try performAndWait {
+            switch request {
+            case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
+            case let delete as NSBatchDeleteRequest: return try executeBatchDelete(delete)
+            case let insert as NSBatchInsertRequest: return try executeBatchInsert(insert)
+            default:
+                throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "execute(_:) does not run \(type(of: request)); use fetch(_:) for fetch requests")
+            }
+        }
+    }
+
+    /// The store holding `entity`, if it runs batch requests.
+    private func batchStore(for entity: NSEntityDescription) throws -> NSPersistentStore & BatchExecuting {
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        guard let store = try coordinator.store(for: entity) as? NSPersistentStore & BatchExecuting else {
+            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "The store holding \(entity.name ?? "") does not run batch requests")
+        }
+        return store
+    }
+
+    private func entity(named name: String) throws -> NSEntityDescription {
+        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        guard let entity = coordinator.managedObjectModel.entitiesByName[name] else {
+            throw CoreDataError.misuse("The model has no entity named '\(name)'")
+        }
+        return entity
+    }
+
+    private func executeBatchUpdate(_ request: NSBatchUpdateRequest) throws -> NSBatchUpdateResult {
+        let entity = try entity(named: request.entityName)
+        let assignments = try (request.propertiesToUpdate ?? [:]).map { key, value -> BatchAssignment in
+            let name = (key as? String) ?? (key as? NSPropertyDescription)?.name ?? "\(key)"
+            guard let attribute = entity.attributesByName[name] else {
+                throw CoreDataError.misuse("Batch update of \(entity.name ?? ""): no attribute named '\(name)'")
+            }
+            let normalized = ManagedValueNormalizer.normalize(value, for: attribute)
+            if let normalized, !ManagedValueTypeCheck.accepts(normalized, for: attribute) {
+                throw CoreDataError.make(NSManagedObjectValidationError, "Batch update of \(entity.name ?? ""): '\(name)' cannot hold \(value) (\(type(of: value)))")
+            }
+            return BatchAssignment(attribute: attribute, value: normalized)
+        }
+        guard !assignments.isEmpty else { throw CoreDataError.misuse("A batch update needs propertiesToUpdate") }
+        var fetch = StoreFetch(entity: entity)
+        fetch.predicate = request.predicate
+        fetch.includesSubentities = request.includesSubentities
+        let ids = try batchStore(for: entity).batchUpdate(fetch, assignments: assignments)
+        switch request.resultType {
+        case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: request.resultType)
+        case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: ids, resultType: request.resultType)
+        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: ids.count, resultType: request.resultType)
+        }
+    }
+
+    private func executeBatchDelete(_ request: NSBatchDeleteRequest) throws -> NSBatchDeleteResult {
+        let ids: [NSManagedObjectID]
+        if let given = request.objectIDs {
+            ids = given
+        } else {
+            let fetch = try storeFetch(for: request.fetchRequest)
+            ids = try persistentStoreCoordinator!.store(for: fetch.entity).fetchObjectIDs(fetch)
+        }
+        if let first = ids.first { try batchStore(for: first.entity).batchDelete(ids) }
+        switch request.resultType {
+        case .resultTypeStatusOnly: return NSBatchDeleteResult(result: true, resultType: request.resultType)
+        case .resultTypeObjectIDs: return NSBatchDeleteResult(result: ids, resultType: request.resultType)
+        case .resultTypeCount: return NSBatchDeleteResult(result: ids.count, resultType: request.resultType)
+        }
+    }
+
+    private func executeBatchInsert(_ request: NSBatchInsertRequest) throws -> NSBatchInsertResult {
+        let entity = try entity(named: request.entityName)
+        var dictionaries = request.objectsToInsert ?? []
+        if let handler = request.dictionaryHandler {
+            while true {
+                let entry = NSMutableDictionary()
+                if handler(entry) { break }
+                dictionaries.append(Dictionary(uniqueKeysWithValues: entry.compactMap { key, value in (key as? String).map { ($0, value) } }))
+            }
+        }
+        if let handler = request.managedObjectHandler {
+            let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            scratch.persistentStoreCoordinator = persistentStoreCoordinator
+            while true {
+                let object = ManagedObjectClassRegistry.shared.objectClass(for: entity).init(entity: entity, insertInto: scratch)
+                if handler(object) { break }
+                dictionaries.append(object.dictionaryWithValues(forKeys: Array(entity.attributesByName.keys)).filter { !($0.value is NSNull) })
+            }
+        }
+        let store = try batchStore(for: entity)
+        let keys = dictionaries.isEmpty ? [] : try store.allocatePrimaryKeys(for: entity, count: dictionaries.count)
+        let rows = try zip(dictionaries, keys).map { dictionary, key in
+            RowSnapshot(objectID: store.objectID(for: entity, primaryKey: key), version: 1, values: try batchRowValues(dictionary, entity: entity))
+        }
+        try store.batchInsert(rows)
+        switch request.resultType {
+        case .statusOnly: return NSBatchInsertResult(result: true, resultType: request.resultType)
+        case .objectIDs: return NSBatchInsertResult(result: rows.map(\.objectID), resultType: request.resultType)
+        case .count: return NSBatchInsertResult(result: rows.count, resultType: request.resultType)
+        }
+    }
+
+    /// A dictionary checked against the entity: known attributes, fitting types, defaults for
+    /// missing values, and no missing mandatory value.
+    private func batchRowValues(_ dictionary: [String: Any], entity: NSEntityDescription) throws -> [String: Any] {
+        var values: [String: Any] = [:]
+        for (name, value) in dictionary {
+            guard let attribute = entity.attributesByName[name] else {
+                throw CoreDataError.misuse("Batch insert into \(entity.name ?? ""): no attribute named '\(name)'")
+            }
+            guard let normalized = ManagedValueNormalizer.normalize(value, for: attribute) else { continue }
+            guard ManagedValueTypeCheck.accepts(normalized, for: attribute) else {
+                throw CoreDataError.make(NSManagedObjectValidationError, "Batch insert into \(entity.name ?? ""): '\(name)' cannot hold \(value)")
+            }
+            values[name] = normalized
+        }
+        for attribute in entity.attributesByName.values where values[attribute.name] == nil {
+            if let defaultValue = attribute.defaultValue {
+                values[attribute.name] = ManagedValueNormalizer.normalize(defaultValue, for: attribute)
+            } else if !attribute.isOptional && !attribute.isTransient {
+                throw CoreDataError.make(NSValidationMissingMandatoryPropertyError, "Batch insert into \(entity.name ?? ""): '\(attribute.name)' is required")
+            }
+        }
+        return values
+    }
+}

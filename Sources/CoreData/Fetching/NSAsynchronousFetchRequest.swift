@@ -1,0 +1,98 @@
+/// A fetch that runs off the calling thread and reports back on the context's queue.
+///
+/// For example:
+/// ```swift
+/// let asyncFetch = NSAsynchronousFetchRequest(fetchRequest: venueFetch) { result in
+///     venues = result.finalResult ?? []
+/// }
+/// try context.execute(asyncFetch)
+/// ```
+open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, AsynchronousFetchStarting {
+    public let fetchRequest: NSFetchRequest<ResultType>
+    public let completionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
+    /// Accepted for source compatibility; progress is always reported per fetch.
+    public var estimatedResultCount = 0
+
+    public init(fetchRequest request: NSFetchRequest<ResultType>, completionBlock blk: ((NSAsynchronousFetchResult<ResultType>) -> Void)?) {
+        self.fetchRequest = request
+        self.completionBlock = blk
+    }
+
+    func start(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
+        try context.startAsynchronousFetch(self)
+    }
+}
+
+/// The handle `execute(_:)` returns at once for an asynchronous fetch; `finalResult` is set when
+/// the fetch completes.
+open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreResult, @unchecked Sendable {
+    public let fetchRequest: NSAsynchronousFetchRequest<ResultType>
+    public weak var managedObjectContext: NSManagedObjectContext?
+    public internal(set) var finalResult: [ResultType]?
+    public internal(set) var operationError: (any Error)?
+    /// Completed units count fetched rows; cancelling it cancels the fetch.
+    public let progress: Progress?
+
+    init(request: NSAsynchronousFetchRequest<ResultType>, context: NSManagedObjectContext, progress: Progress) {
+        self.fetchRequest = request
+        self.managedObjectContext = context
+        self.progress = progress
+    }
+
+    /// Stops the fetch: the completion block then receives no result and a cancellation error.
+    public func cancel() { progress?.cancel() }
+}
+
+/// Lets the untyped `execute(_:)` start a fetch whose result type it cannot name.
+protocol AsynchronousFetchStarting {
+    func start(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult
+}
+
+extension NSManagedObjectContext {
+    /// Starts `request` and returns at once: the rows are read on a background queue, then the
+    /// objects are registered and the completion block called on this context's queue.
+    func startAsynchronousFetch<T>(_ request: NSAsynchronousFetchRequest<T>) throws -> NSAsynchronousFetchResult<T> {
+        // Resolving the request reads only the model, so it need not wait for a busy queue.
+        let fetch = try storeFetch(for: request.fetchRequest)
+        let progress = Progress(totalUnitCount: 1)
+        let result = NSAsynchronousFetchResult(request: request, context: self, progress: progress)
+        let handle = UncheckedSendable((result, fetch))
+        DispatchQueue.global(qos: .userInitiated).async {
+            let (result, fetch) = handle.value
+            let rows: [RowSnapshot]?
+            do {
+                rows = progress.isCancelled ? nil : try self.upstreamRows(fetch)
+            } catch {
+                result.operationError = error
+                rows = nil
+            }
+            let fetched = UncheckedSendable(rows)
+            self.perform { self.completeAsynchronousFetch(result, rows: fetched.value) }
+        }
+        return result
+    }
+
+    private func completeAsynchronousFetch<T>(_ result: NSAsynchronousFetchResult<T>, rows: [RowSnapshot]?) {
+        defer { result.fetchRequest.completionBlock?(result) }
+        guard let progress = result.progress, !progress.isCancelled else {
+            result.operationError = CoreDataError.make(NSUserCancelledError, "The asynchronous fetch was cancelled")
+            return
+        }
+        guard let rows, result.operationError == nil else { return }
+        do {
+            // Rows were read without this context's unsaved changes; fold them in here.
+            let request = result.fetchRequest.fetchRequest
+            let objects: [Any]
+            if request.resultType == .managedObjectResultType, !hasChanges {
+                objects = rows.map { register($0, asFault: request.returnsObjectsAsFaults, refresh: false) }
+            } else {
+                objects = try fetch(request)
+            }
+            result.finalResult = objects as? [T]
+            progress.totalUnitCount = Int64(objects.count)
+            progress.completedUnitCount = Int64(objects.count)
+        } catch {
+            result.operationError = error
+        }
+    }
+}

@@ -1,0 +1,152 @@
+/// Apple's `NSExpression`, our own class: Foundation on Linux declares the name but makes every
+/// initializer unavailable, so it cannot be extended. Calls such as
+/// `NSExpression(forKeyPath: "price")` resolve to this class; where a file imports Foundation
+/// and names the type itself, write `CoreData.NSExpression`.
+///
+/// For example:
+/// ```swift
+/// let total = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")])
+/// ```
+open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
+    /// Apple's raw values.
+    public enum ExpressionType: UInt, Sendable {
+        case constantValue = 0
+        case evaluatedObject = 1
+        case variable = 2
+        case keyPath = 3
+        case function = 4
+        case subquery = 13
+        case aggregate = 14
+    }
+
+    // Immutable after init, hence the unchecked Sendable.
+    let node: ExpressionNode
+    /// Set when `init(format:)` was given text that does not parse.
+    let parseError: NSError?
+    private var holdsConstantCollection = false
+
+    init(node: ExpressionNode, parseError: NSError? = nil) {
+        self.node = node
+        self.parseError = parseError
+        super.init()
+    }
+
+    public convenience init(forKeyPath keyPath: String) {
+        self.init(node: .key(keyPath))
+    }
+
+    /// A typed key path into a managed object subclass, named through the model's mapping.
+    public convenience init<Root: NSManagedObject, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
+        self.init(node: .key(NSManagedObject.propertyName(for: keyPath) ?? "\(keyPath)"))
+    }
+
+    /// A collection value becomes an aggregate of constants, so functions such as `median:`
+    /// can read its members; its `expressionType` stays `.constantValue`, as Apple's does.
+    public convenience init(forConstantValue value: Any?) {
+        let node = (try? PredicateParser.expression(forArgument: value, depth: 0)) ?? .constant(.null)
+        self.init(node: node)
+        if case .aggregate = node { holdsConstantCollection = true }
+    }
+
+    public convenience init(forVariable name: String) {
+        self.init(node: .variable(name))
+    }
+
+    public class func expressionForEvaluatedObject() -> NSExpression {
+        NSExpression(node: .evaluatedObject)
+    }
+
+    /// `name` is a selector such as `"sum:"`, `"add:to:"` or `"now"`; `parameters` are
+    /// `NSExpression`s (other values are taken as constants).
+    public convenience init(forFunction name: String, arguments parameters: [Any]) {
+        self.init(node: .function(name, parameters.map(Self.node(of:))))
+    }
+
+    public convenience init(forAggregate subexpressions: [Any]) {
+        self.init(node: .aggregate(subexpressions.map(Self.node(of:))))
+    }
+
+    public convenience init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate) {
+        let tree = (try? predicate.parsedTree()) ?? .constant(false)
+        self.init(node: .subquery(collection: expression.node, variable: variable, predicate: tree))
+    }
+
+    /// Parses an expression such as `"price * 2"`; a malformed one evaluates to nil.
+    public convenience init(format expressionFormat: String, _ args: Any...) {
+        do {
+            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: args))
+        } catch {
+            self.init(node: .constant(.null), parseError: error as NSError)
+        }
+    }
+
+    private static func node(of value: Any) -> ExpressionNode {
+        if let expression = value as? NSExpression { return expression.node }
+        return .constant(ConstantValue(any: value))
+    }
+
+    public var expressionType: ExpressionType {
+        if holdsConstantCollection { return .constantValue }
+        switch node {
+        case .constant: return .constantValue
+        case .evaluatedObject: return .evaluatedObject
+        case .variable: return .variable
+        case .keyPath: return .keyPath
+        case .function: return .function
+        case .subquery: return .subquery
+        case .aggregate: return .aggregate
+        }
+    }
+
+    /// The dotted key path (empty for other kinds of expression).
+    public var keyPath: String {
+        guard case .keyPath(.evaluatedObject, let components) = node else { return "" }
+        return components.joined(separator: ".")
+    }
+
+    public var constantValue: Any? {
+        if holdsConstantCollection { return try? PredicateEvaluator.evaluate(node, nil) }
+        guard case .constant(let value) = node else { return nil }
+        return value.anyValue
+    }
+
+    public var function: String {
+        guard case .function(let name, _) = node else { return "" }
+        return name
+    }
+
+    public var arguments: [NSExpression]? {
+        guard case .function(_, let arguments) = node else { return nil }
+        return arguments.map { NSExpression(node: $0) }
+    }
+
+    public var variable: String {
+        guard case .variable(let name) = node else { return "" }
+        return name
+    }
+
+    /// The members of an aggregate expression, as expressions.
+    public var collection: Any {
+        guard case .aggregate(let items) = node else { return [NSExpression]() }
+        return items.map { NSExpression(node: $0) }
+    }
+
+    /// Evaluates against `object`; `context` supplies variables. Nil when the expression cannot
+    /// apply (Apple raises).
+    public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
+        guard parseError == nil else { return nil }
+        var variables: [String: Any] = [:]
+        for case let (key as String, value) in context ?? [:] { variables[key] = value }
+        return try? PredicateEvaluator.evaluate(node, object, variables: variables)
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        (object as? NSExpression)?.node == node
+    }
+
+    open override var hash: Int { node.hashValue }
+
+    open override var description: String { PredicateFormatter.format(node) }
+}

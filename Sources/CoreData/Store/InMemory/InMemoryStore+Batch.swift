@@ -1,0 +1,43 @@
+/// Batch requests over the in-memory rows, all-or-nothing like the SQLite store's.
+extension InMemoryStore: BatchExecuting {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment]) throws -> [NSManagedObjectID] {
+        try locked {
+            for assignment in assignments where assignment.value != nil && !ManagedValueTypeCheck.accepts(assignment.value!, for: assignment.attribute) {
+                throw CoreDataError.make(NSManagedObjectValidationError, "\(assignment.attribute.name) cannot hold \(assignment.value!)")
+            }
+            let matches = try fetchRows(fetch)
+            for var row in matches {
+                for assignment in assignments { row.values[assignment.attribute.name] = assignment.value }
+                row.version += 1
+                store(row)
+            }
+            return matches.map(\.objectID)
+        }
+    }
+
+    func batchDelete(_ ids: [NSManagedObjectID]) throws {
+        try locked {
+            var pending = ids
+            var doomed: [NSManagedObjectID] = []
+            while let id = pending.popLast() {
+                guard !doomed.contains(id), row(for: id) != nil else { continue }
+                doomed.append(id)
+                for relationship in id.entity.relationshipsByName.values {
+                    let targets = relationship.isToMany
+                        ? try relatedObjectIDs(relationship, of: id)
+                        : (row(for: id)?.values[relationship.name] as? NSManagedObjectID).map { [$0] } ?? []
+                    if relationship.deleteRule == .denyDeleteRule, !targets.isEmpty {
+                        throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
+                            "Batch delete refused: \(id.entity.name ?? "").\(relationship.name) has destinations (deny rule)")
+                    }
+                    if relationship.deleteRule == .cascadeDeleteRule { pending += targets }
+                }
+            }
+            for id in doomed { remove(id) }
+        }
+    }
+
+    func batchInsert(_ rows: [RowSnapshot]) throws {
+        try apply(StoreChanges(inserted: rows))
+    }
+}

@@ -1,0 +1,70 @@
+/// Batch requests run as single SQL statements inside one transaction, so a failure leaves the
+/// store unchanged and no object is loaded.
+extension SQLiteStore: BatchExecuting {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment]) throws -> [NSManagedObjectID] {
+        try writeTransaction { connection in
+            var unsorted = fetch
+            unsorted.sortDescriptors = []
+            let layout = tableLayout(for: fetch.entity)
+            let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)
+            var ids: [NSManagedObjectID] = []
+            try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
+            }
+            let setters = assignments.map { "\(SQLiteSchema.column(for: $0.attribute)) = ?" } + ["Z_OPT = Z_OPT + 1"]
+            let values = try assignments.map { try SQLiteValueCoding.encode($0.value, as: $0.attribute) }
+            try connection.run("UPDATE \(layout.table) SET \(setters.joined(separator: ", ")) WHERE Z_PK IN (\(plan.sql(selecting: "t0.Z_PK")))",
+                               values + plan.bindings)
+            return ids
+        }
+    }
+
+    func batchDelete(_ ids: [NSManagedObjectID]) throws {
+        try writeTransaction { connection in
+            var pending = ids
+            var deleted = Set<NSManagedObjectID>()
+            while let id = pending.popLast() {
+                guard deleted.insert(id).inserted, let key = id.primaryKey else { continue }
+                pending += try relatedForDeletion(id, key: key, connection: connection)
+                try connection.run("DELETE FROM \(SQLiteSchema.table(for: id.entity)) WHERE Z_PK = ?", [.integer(key)])
+            }
+        }
+    }
+
+    /// Applies the delete rules of one row: returns cascade targets, clears nullified references,
+    /// and refuses (1600) when a deny-rule relationship still has destinations.
+    private func relatedForDeletion(_ id: NSManagedObjectID, key: Int64, connection: SQLiteConnection) throws -> [NSManagedObjectID] {
+        var cascade: [NSManagedObjectID] = []
+        for relationship in id.entity.relationshipsByName.values {
+            let targets = try relationship.isToMany
+                ? relatedObjectIDs(relationship, of: id)
+                : rows(for: [id])[id].flatMap { $0.values[relationship.name] as? NSManagedObjectID }.map { [$0] } ?? []
+            switch relationship.deleteRule {
+            case .denyDeleteRule where !targets.isEmpty:
+                throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
+                    "Batch delete refused: \(id.entity.name ?? "").\(relationship.name) has destinations (deny rule)")
+            case .cascadeDeleteRule:
+                cascade += targets
+            default:
+                break
+            }
+            if relationship.isToMany, case .joinTable(let table, let source, _, _) = SQLiteSchema.storage(of: relationship) {
+                try connection.run("DELETE FROM \(table) WHERE \(source) = ?", [.integer(key)])
+            }
+        }
+        // Whatever pointed at the row through a to-one foreign key now points at nothing.
+        for entity in id.entity.managedObjectModel.entities {
+            for case let relationship as NSRelationshipDescription in entity.properties
+            where relationship.entity === entity && !relationship.isToMany && relationship.destinationEntity.map(id.entity.isKindOf(entity:)) == true {
+                try connection.run("UPDATE \(SQLiteSchema.table(for: entity)) SET \(SQLiteSchema.column(for: relationship)) = NULL, Z_OPT = Z_OPT + 1 WHERE \(SQLiteSchema.column(for: relationship)) = ?", [.integer(key)])
+            }
+        }
+        return cascade
+    }
+
+    func batchInsert(_ rows: [RowSnapshot]) throws {
+        try writeTransaction { connection in
+            for row in rows { try insert(row, connection) }
+        }
+    }
+}

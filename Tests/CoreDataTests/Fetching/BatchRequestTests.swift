@@ -1,0 +1,156 @@
+import CoreData
+import Foundation
+import Testing
+
+@Suite struct BatchRequestTests {
+    let directory = TemporaryDirectory()
+
+    static func venueModel() -> NSManagedObjectModel {
+        NSManagedObjectModel(entities: [
+            NSEntityDescription(name: "Venue", properties: [
+                NSAttributeDescription(name: "name", type: .stringAttributeType, optional: false),
+                NSAttributeDescription(name: "favorite", type: .booleanAttributeType, optional: false, defaultValue: false),
+                NSAttributeDescription(name: "tips", type: .integer32AttributeType, optional: false, defaultValue: 0),
+            ]),
+        ])
+    }
+
+    func container(_ type: String) throws -> NSPersistentContainer {
+        try makeContainer(model: Self.venueModel(), storeURL: directory.file("Venues.sqlite"), type: type)
+    }
+
+    func insertVenues(_ count: Int, into container: NSPersistentContainer) throws -> [NSManagedObjectID] {
+        let context = container.newBackgroundContext()
+        let insert = NSBatchInsertRequest(entityName: "Venue", objects: (0..<count).map { ["name": "Venue \($0)", "tips": $0] })
+        insert.resultType = .objectIDs
+        let result = try context.execute(insert) as? NSBatchInsertResult
+        return try #require(result?.result as? [NSManagedObjectID])
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func batchUpdateChangesEveryRowAndMergesIntoLiveContexts(storeType: String) throws {
+        let container = try container(storeType)
+        let ids = try insertVenues(30, into: container)
+        let viewer = container.newBackgroundContext()
+        let venues = try viewer.performAndWait { try viewer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Venue")) }
+        #expect(venues.count == 30)
+        #expect(viewer.performAndWait { venues.allSatisfy { $0.value(forKey: "favorite") as? Bool == false } })
+
+        let update = NSBatchUpdateRequest(entityName: "Venue")
+        update.propertiesToUpdate = ["favorite": true]
+        update.resultType = .updatedObjectIDsResultType
+        let updated = try #require((try container.newBackgroundContext().execute(update) as? NSBatchUpdateResult)?.result as? [NSManagedObjectID])
+        #expect(Set(updated) == Set(ids))
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSUpdatedObjectsKey: updated], into: [viewer])
+        #expect(viewer.performAndWait { venues.allSatisfy { $0.value(forKey: "favorite") as? Bool == true } })
+    }
+
+    @Test func batchUpdateOfAnUnknownAttributeOrWrongTypeThrowsAndChangesNothing() throws {
+        let container = try container(NSSQLiteStoreType)
+        _ = try insertVenues(3, into: container)
+        let context = container.newBackgroundContext()
+        for values in [["colour": "red"], ["tips": "many"]] as [[AnyHashable: Any]] {
+            let update = NSBatchUpdateRequest(entityName: "Venue")
+            update.propertiesToUpdate = values
+            #expect(throws: NSError.self) { try context.execute(update) }
+        }
+        let tips = try context.performAndWait {
+            try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Venue")).compactMap { $0.value(forKey: "tips") as? Int }.sorted()
+        }
+        #expect(tips == [0, 1, 2])
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func batchDeleteRemovesRowsAndMergingRemovesObjects(storeType: String) throws {
+        let container = try container(storeType)
+        let ids = try insertVenues(10, into: container)
+        let viewer = container.newBackgroundContext()
+        _ = try viewer.performAndWait { try viewer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Venue")) }
+        let delete = NSBatchDeleteRequest(objectIDs: Array(ids.prefix(4)))
+        delete.resultType = .resultTypeCount
+        #expect((try container.newBackgroundContext().execute(delete) as? NSBatchDeleteResult)?.result as? Int == 4)
+        NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: Array(ids.prefix(4))], into: [viewer])
+        #expect(viewer.performAndWait { viewer.registeredObjects.count } == 6)
+        #expect(try viewer.performAndWait { try viewer.count(for: NSFetchRequest<NSManagedObject>(entityName: "Venue")) } == 6)
+        let all = NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Venue"))
+        all.resultType = .resultTypeObjectIDs
+        #expect(((try viewer.execute(all) as? NSBatchDeleteResult)?.result as? [NSManagedObjectID])?.count == 6)
+        #expect(try viewer.performAndWait { try viewer.count(for: NSFetchRequest<NSManagedObject>(entityName: "Venue")) } == 0)
+    }
+
+    @Test func batchInsertRejectsMissingMandatoryValuesAndUnknownKeys() throws {
+        let container = try container(NSSQLiteStoreType)
+        let context = container.newBackgroundContext()
+        #expect(throws: NSError.self) { try context.execute(NSBatchInsertRequest(entityName: "Venue", objects: [["tips": 1]])) }
+        #expect(throws: NSError.self) { try context.execute(NSBatchInsertRequest(entityName: "Venue", objects: [["name": "A", "colour": "red"]])) }
+        var produced = 0
+        let handlerInsert = NSBatchInsertRequest(entityName: "Venue", dictionaryHandler: { dictionary in
+            guard produced < 5 else { return true }
+            dictionary["name"] = "Handled \(produced)"
+            produced += 1
+            return false
+        })
+        handlerInsert.resultType = .count
+        #expect((try context.execute(handlerInsert) as? NSBatchInsertResult)?.result as? Int == 5)
+        #expect(try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Venue")) } == 5)
+    }
+
+    @Test func asynchronousFetchReturnsAtOnceAndCompletesOnTheContextsQueue() async throws {
+        let container = try container(NSSQLiteStoreType)
+        _ = try insertVenues(50, into: container)
+        let context = container.newBackgroundContext()
+        let completion = CompletionBox()
+        let asyncFetch = NSAsynchronousFetchRequest(fetchRequest: NSFetchRequest<NSManagedObject>(entityName: "Venue")) { result in
+            completion.finish(count: result.finalResult?.count, error: result.operationError)
+        }
+        let result = try #require(try context.execute(asyncFetch) as? NSAsynchronousFetchResult<NSManagedObject>)
+        #expect(result.progress != nil)
+        let outcome = try await completion.value()
+        #expect(outcome.count == 50)
+        #expect(outcome.error == nil)
+        #expect(outcome.onContextQueue)
+    }
+
+    @Test func cancelledAsynchronousFetchReportsCancellation() async throws {
+        let container = try container(NSSQLiteStoreType)
+        _ = try insertVenues(5, into: container)
+        let context = container.newBackgroundContext()
+        let completion = CompletionBox()
+        let blocker = DispatchSemaphore(value: 0)
+        occupy(context, until: blocker)
+        let request = NSAsynchronousFetchRequest(fetchRequest: NSFetchRequest<NSManagedObject>(entityName: "Venue")) { result in
+            completion.finish(count: result.finalResult?.count, error: result.operationError)
+        }
+        let result = try #require(try context.execute(request) as? NSAsynchronousFetchResult<NSManagedObject>)
+        result.cancel()
+        blocker.signal()
+        let outcome = try await completion.value()
+        #expect(outcome.count == nil)
+        #expect((outcome.error as NSError?)?.code == NSUserCancelledError)
+    }
+}
+
+/// Keeps `context`'s queue busy until `semaphore` is signalled.
+private func occupy(_ context: NSManagedObjectContext, until semaphore: DispatchSemaphore) {
+    context.perform { semaphore.wait() }
+}
+
+/// Receives an asynchronous fetch's outcome from whatever queue calls back.
+final class CompletionBox: @unchecked Sendable {
+    struct Outcome { var count: Int?; var error: Error?; var onContextQueue: Bool }
+    private let lock = NSLock()
+    private var outcome: Outcome?
+
+    func finish(count: Int?, error: Error?) {
+        let onQueue = !Thread.isMainThread
+        lock.withLock { outcome = Outcome(count: count, error: error, onContextQueue: onQueue) }
+    }
+
+    func value() async throws -> Outcome {
+        for _ in 0..<1000 {
+            if let outcome = lock.withLock({ outcome }) { return outcome }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw CancellationError()
+    }
+}
