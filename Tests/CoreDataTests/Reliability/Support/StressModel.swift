@@ -66,7 +66,7 @@ enum StoreInspection {
 
 /// A small reproducible random source (SplitMix64): a failing run prints its seed, and
 /// `CORE_DATA_SEED=<seed>` replays it.
-struct SeededGenerator: RandomNumberGenerator {
+struct SplitMixGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
