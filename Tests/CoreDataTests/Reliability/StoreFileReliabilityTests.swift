@@ -69,6 +69,18 @@ import Testing
         #expect(snapshot(store) == before)
     }
 
+    @Test func aMissingStoreOpenedReadOnlyIsAnErrorAndNothingIsCreated() throws {
+        let store = directory.file("Missing.sqlite")
+        let container = NSPersistentContainer(name: "Missing", managedObjectModel: SmokeTests.personModel())
+        let description = NSPersistentStoreDescription(url: store)
+        description.isReadOnly = true
+        container.persistentStoreDescriptions = [description]
+        var loadError: NSError?
+        container.loadPersistentStores { _, error in loadError = error as NSError? }
+        #expect(loadError?.code == NSPersistentStoreOpenError)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     /// Paths with characters SQLite's URI syntax gives a meaning to (`?`, `#`, `%xx`), and
     /// spaces and quotes: the store is created, and reopened, at exactly that path.
     @Test(arguments: ["with space.sqlite", "query?mode=rw.sqlite", "hash#fragment.sqlite", "percent%41%2F.sqlite", "quote'and\"double.sqlite", "ünïcødé ✓.sqlite"])

@@ -20,6 +20,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             }
             let path = storeURL.path
             if !FileManager.default.fileExists(atPath: path) {
+                guard !isReadOnly else {
+                    throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store at \(path) to open read-only",
+                                             [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+                }
                 try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try refuseOrphanedWAL(path: path)
                 try createStoreFile(path: path, model: model)
