@@ -1,0 +1,224 @@
+/// The controller's ordered results: rows grouped into named sections.
+///
+/// Each row carries an opaque identity and its precomputed sort key, so a later change batch can
+/// find where an object *was* without reading the object again (it may have changed since).
+///
+/// Ordering model: rows are grouped by section name; inside a section they are sorted by key;
+/// sections are ordered by their first (smallest) row. When the first sort descriptor orders by
+/// the section key path, as Apple requires, this is exactly "runs of consecutive equal section
+/// names over the sorted rows". When it does not, the grouping is still well defined, so the
+/// engine never has to reject a batch.
+///
+/// Keys must be strictly ordered (callers append a stable tie-breaker such as the object's
+/// identity order), so a from-scratch sort and an incremental update agree row for row.
+struct ResultsSnapshot<ID: Hashable, Key> {
+    /// One fetched object: identity plus the key it is sorted by.
+    struct Row {
+        var id: ID
+        var key: Key
+    }
+
+    /// A run of rows sharing one section name.
+    struct Section {
+        var name: String
+        var rows: [Row]
+    }
+
+    /// What the snapshot remembers per identity to find the row again in O(log n).
+    struct Entry {
+        var key: Key
+        var section: String
+    }
+
+    /// The strict order on keys.
+    let areInIncreasingOrder: (Key, Key) -> Bool
+    private(set) var sections: [Section]
+    private(set) var sectionIndexByName: [String: Int]
+    private(set) var entries: [ID: Entry]
+    private(set) var count: Int
+
+    /// An empty snapshot ordered by `areInIncreasingOrder`.
+    init(areInIncreasingOrder: @escaping (Key, Key) -> Bool) {
+        self.areInIncreasingOrder = areInIncreasingOrder
+        sections = []
+        sectionIndexByName = [:]
+        entries = [:]
+        count = 0
+    }
+
+    /// Builds a snapshot from rows in any order: O(n log n).
+    init(
+        rows: some Sequence<(id: ID, key: Key, section: String)>,
+        areInIncreasingOrder: @escaping (Key, Key) -> Bool
+    ) {
+        let sorted = rows.sorted { areInIncreasingOrder($0.key, $1.key) }
+        self.init(sortedRows: sorted, areInIncreasingOrder: areInIncreasingOrder)
+    }
+
+    /// Builds a snapshot from rows already sorted by key: O(n).
+    init(
+        sortedRows: some Sequence<(id: ID, key: Key, section: String)>,
+        areInIncreasingOrder: @escaping (Key, Key) -> Bool
+    ) {
+        self.init(areInIncreasingOrder: areInIncreasingOrder)
+        var lastSection = -1
+        for (id, key, name) in sortedRows {
+            // Consecutive rows usually share a section: skip the dictionary for them.
+            let index: Int
+            if lastSection >= 0, sections[lastSection].name == name {
+                index = lastSection
+            } else if let existing = sectionIndexByName[name] {
+                index = existing
+            } else {
+                index = sections.count
+                sections.append(Section(name: name, rows: []))
+                sectionIndexByName[name] = index
+            }
+            sections[index].rows.append(Row(id: id, key: key))
+            entries[id] = Entry(key: key, section: name)
+            lastSection = index
+        }
+        count = entries.count
+        precondition(count == sections.reduce(0) { $0 + $1.rows.count }, "duplicate row identity")
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The index of the section named `name`: O(1).
+    func sectionIndex(named name: String) -> Int? {
+        sectionIndexByName[name]
+    }
+
+    /// Where `id` sits: O(1) for its section, O(log m) inside a section of m rows.
+    ///
+    /// A hash map from identity straight to a row index would need O(n) fix-ups whenever a row
+    /// is inserted above others; keys and section names do not shift, so they are what we keep.
+    func address(of id: ID) -> RowAddress? {
+        guard let entry = entries[id], let section = sectionIndexByName[entry.section] else {
+            return nil
+        }
+        guard let row = rowIndex(of: id, key: entry.key, inSection: section) else { return nil }
+        return RowAddress(section: section, row: row)
+    }
+
+    /// The row at `address`.
+    subscript(address: RowAddress) -> Row {
+        sections[address.section].rows[address.row]
+    }
+
+    /// All identities in table order (sections concatenated).
+    var ids: [ID] {
+        var result: [ID] = []
+        result.reserveCapacity(count)
+        for section in sections {
+            for row in section.rows { result.append(row.id) }
+        }
+        return result
+    }
+
+    /// Offset of each section's first row in the flat order, plus the total at the end: O(s).
+    var sectionStarts: [Int] { Self.sectionStarts(of: sections) }
+
+    /// The same for a detached list of sections (the old ones, after a change).
+    static func sectionStarts(of sections: [Section]) -> [Int] {
+        var starts: [Int] = []
+        starts.reserveCapacity(sections.count + 1)
+        var total = 0
+        for section in sections {
+            starts.append(total)
+            total += section.rows.count
+        }
+        starts.append(total)
+        return starts
+    }
+
+    /// First row index in `section` whose key is not below `key` (binary search).
+    func lowerBound(of key: Key, inSection section: Int) -> Int {
+        let rows = sections[section].rows
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if areInIncreasingOrder(rows[middle].key, key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// First row index in `section` whose key is above `key` (binary search).
+    func upperBound(of key: Key, inSection section: Int) -> Int {
+        let rows = sections[section].rows
+        var low = 0
+        var high = rows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if areInIncreasingOrder(key, rows[middle].key) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The row holding `id`, known to be sorted under `key`; tolerates equal keys by scanning them.
+    func rowIndex(of id: ID, key: Key, inSection section: Int) -> Int? {
+        let rows = sections[section].rows
+        var index = lowerBound(of: key, inSection: section)
+        while index < rows.count {
+            if rows[index].id == id { return index }
+            if areInIncreasingOrder(key, rows[index].key) { return nil }
+            index += 1
+        }
+        return nil
+    }
+}
+
+// MARK: - Mutation used by the incremental engine
+
+extension ResultsSnapshot {
+    /// Removes the rows at `rows` (any order) from `section`; leaves an empty section in place.
+    mutating func removeRows(_ rows: [Int], fromSection section: Int) {
+        // Descending order keeps the remaining indices valid; each removal is one memmove.
+        for row in rows.sorted(by: >) {
+            let removed = sections[section].rows.remove(at: row)
+            entries[removed.id] = nil
+        }
+        count -= rows.count
+    }
+
+    /// Inserts a row into the section named `name`, creating it at the end if needed.
+    ///
+    /// Section order is restored afterwards by `normalizeSections()`.
+    mutating func insertRow(_ row: Row, section name: String) {
+        let section: Int
+        if let existing = sectionIndexByName[name] {
+            section = existing
+        } else {
+            section = sections.count
+            sections.append(Section(name: name, rows: []))
+            sectionIndexByName[name] = section
+        }
+        let position = upperBound(of: row.key, inSection: section)
+        sections[section].rows.insert(row, at: position)
+        entries[row.id] = Entry(key: row.key, section: name)
+        count += 1
+    }
+
+    /// Drops empty sections and reorders sections by their first row: O(s), O(s log s) if the
+    /// order actually changed.
+    mutating func normalizeSections() {
+        var changed = false
+        if sections.contains(where: { $0.rows.isEmpty }) {
+            sections.removeAll { $0.rows.isEmpty }
+            changed = true
+        }
+        let isSorted = zip(sections, sections.dropFirst()).allSatisfy {
+            areInIncreasingOrder($0.rows[0].key, $1.rows[0].key)
+        }
+        if !isSorted {
+            let order = areInIncreasingOrder
+            sections.sort { order($0.rows[0].key, $1.rows[0].key) }
+            changed = true
+        }
+        if changed || sectionIndexByName.count != sections.count {
+            sectionIndexByName.removeAll(keepingCapacity: true)
+            for (index, section) in sections.enumerated() { sectionIndexByName[section.name] = index }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/// `performFetch()`: fetch, read sort keys and section names once, build the snapshot.
+extension FetchedResultsState {
+    /// Fetches on the context's queue, waiting for it. O(n) reads plus the fetch; O(n log n)
+    /// only if the store's order differs from ours (it does not when it sorts as we do).
+    func performFetch() throws {
+        try context.performAndWait { try fetchOnQueue() }
+    }
+
+    /// The fetch itself; must run on the context's queue.
+    func fetchOnQueue() throws {
+        let request = erasedRequest()
+        guard let descriptors = request.sortDescriptors, !descriptors.isEmpty else {
+            throw CoreDataError.misuse(
+                "An instance of NSFetchedResultsController requires a fetch request with sort descriptors",
+                ["entity": request.resolvedEntityName ?? ""])
+        }
+        guard request.resultType == .managedObjectResultType else {
+            throw CoreDataError.misuse(
+                "NSFetchedResultsController tracks managed objects: the fetch request's resultType must be .managedObjectResultType")
+        }
+        let entity = request.entity ?? request.resolvedEntityName.flatMap {
+            context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[$0]
+        }
+        // A fetch may process pending changes and post a notification: with no snapshot it is
+        // ignored (the new snapshot includes those changes) instead of being applied to the old
+        // snapshot under the new request's ordering.
+        install(nil)
+        ordering = ResultOrdering(descriptors)
+        self.entity = entity
+        refreshPaths = entity.map {
+            RelationshipRefreshPath.paths(
+                from: $0,
+                refreshing: request.relationshipKeyPathsForRefreshing,
+                placing: ordering.keyPaths + [sectionNaming.keyPath].compactMap { $0 }
+                    + (request.predicate?.referencedKeyPaths ?? []))
+        } ?? []
+        activeRequest = request
+        startObserving()
+
+        if let cacheName, let entity,
+           let cached = try SectionCache.reusable(named: cacheName, for: request, entity: entity, sectionKeyPath: sectionNaming.keyPath, in: context, ordering: ordering) {
+            cache = cached.cache
+            loadedFromCache = true
+            install(cached.snapshot)
+        } else {
+            loadedFromCache = false
+            install(try fetchSnapshot(request))
+            if let cacheName, let entity {
+                let cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath)
+                cache.attach(to: context)
+                cache.write(snapshot!)
+                self.cache = cache
+            }
+        }
+        deliverInitialSnapshot()
+    }
+
+    /// Runs `request` and arranges its objects into a snapshot.
+    func fetchSnapshot(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> Snapshot {
+        let results = try context.fetch(request)
+        var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
+        rows.reserveCapacity(results.count)
+        for (position, result) in results.enumerated() {
+            guard let object = result as? NSManagedObject, acceptsResult(object) else {
+                throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: result)), not its result type")
+            }
+            let key = ordering.isIncremental ? ordering.key(for: object) : ordering.positionKey(position)
+            rows.append((ResultIdentity(object), key, sectionNaming.name(for: object)))
+        }
+        let order = ordering
+        let isSorted = zip(rows, rows.dropFirst()).allSatisfy { order.areInIncreasingOrder($0.key, $1.key) }
+        if !isSorted {
+            // Ties the store broke another way, or collations that differ: our order rules, so
+            // later incremental updates land where this snapshot expects.
+            rows.sort { order.areInIncreasingOrder($0.key, $1.key) }
+        }
+        return Snapshot(sortedRows: rows, areInIncreasingOrder: order.areInIncreasingOrder)
+    }
+
+    /// Subscribes to the context's change and save notifications, once.
+    private func startObserving() {
+        guard observation == nil else { return }
+        // The context posts synchronously on its own queue, where this state lives; the box
+        // only carries the weak reference into the `@Sendable` observer block.
+        let target = UncheckedSendable(WeakState(self))
+        observation = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil
+        ) { notification in
+            target.value.state?.contextObjectsDidChange(notification.userInfo ?? [:])
+        }
+        saveObservation = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextDidSave, object: context, queue: nil
+        ) { _ in
+            target.value.state?.cache?.noteOwnSave()
+        }
+    }
+}
+
+/// A weak reference to the state, for the notification observer.
+final class WeakState {
+    weak var state: FetchedResultsState?
+
+    init(_ state: FetchedResultsState) {
+        self.state = state
+    }
+}

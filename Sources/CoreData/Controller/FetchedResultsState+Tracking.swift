@@ -1,0 +1,112 @@
+/// Change tracking: turn the context's objects-did-change notification into a change batch.
+extension FetchedResultsState {
+    /// Handles one objects-did-change notification, on the context's queue.
+    ///
+    /// Known scope (inserted/updated/deleted/refreshed sets): each changed object is evaluated
+    /// against the predicate in memory and placed by binary search, O(k log n). Unknown scope
+    /// (all objects invalidated, a refresh of most objects, a limited or closure-sorted request):
+    /// refetch and diff in linear time.
+    func contextObjectsDidChange(_ userInfo: [AnyHashable: Any]) {
+        guard let count = snapshot?.count, let request = activeRequest else { return }
+        let inserted = Self.objects(userInfo[NSInsertedObjectsKey])
+        let updated = Self.objects(userInfo[NSUpdatedObjectsKey])
+        let deleted = Self.objects(userInfo[NSDeletedObjectsKey])
+        let refreshed = Self.objects(userInfo[NSRefreshedObjectsKey])
+        let edited = updated.union(refreshed)
+
+        let unknownScope = userInfo[NSInvalidatedAllObjectsKey] != nil
+            || refreshed.count > Swift.max(64, count / 2)
+        if unknownScope || !ordering.isIncremental || request.fetchLimit > 0 || request.fetchOffset > 0 {
+            refetchAndDiff(contentChanged: Set(edited.map(ResultIdentity.init)))
+            return
+        }
+        let changes = rowChanges(inserted: inserted, edited: edited, deleted: deleted, request: request)
+        guard !changes.isEmpty else { return }
+
+        // Nothing of the old snapshot but its section names and offsets outlives the mutation,
+        // so the engine edits the one copy in place: holding the old rows or identity map here
+        // would copy them, O(n), on every change. Deleted sections' infos are rebuilt from the
+        // batch, which reports every row they held.
+        let oldNames = snapshot!.sections.map(\.name)
+        let oldStarts = snapshot!.sectionStarts
+        let batch = snapshot!.apply(changes)
+        snapshotDidChange()
+        deliver(batch, oldNames: oldNames, oldStarts: oldStarts, to: snapshot!)
+    }
+
+    /// The engine's input: every object whose membership, place or content may have changed.
+    private func rowChanges(
+        inserted: Set<NSManagedObject>, edited: Set<NSManagedObject>, deleted: Set<NSManagedObject>,
+        request: NSFetchRequest<NSFetchRequestResult>
+    ) -> [RowChange<ResultIdentity, ResultSortKey>] {
+        let snapshot = self.snapshot!
+        var changes: [ResultIdentity: RowChange<ResultIdentity, ResultSortKey>] = [:]
+        func evaluate(_ object: NSManagedObject, contentChanged: Bool) {
+            let identity = ResultIdentity(object)
+            let belongs = !object.isDeleted && object.managedObjectContext === context
+                && isOfFetchedEntity(object) && matches(object, request.predicate)
+            if belongs {
+                let previous = changes[identity]?.contentChanged ?? false
+                changes[identity] = .present(
+                    identity, key: ordering.key(for: object), section: sectionNaming.name(for: object),
+                    contentChanged: contentChanged || previous)
+            } else if snapshot.entries[identity] != nil {
+                changes[identity] = .absent(identity)
+            }
+        }
+        for object in deleted where snapshot.entries[ResultIdentity(object)] != nil {
+            changes[ResultIdentity(object)] = .absent(ResultIdentity(object))
+        }
+        for object in inserted where isOfFetchedEntity(object) { evaluate(object, contentChanged: false) }
+        for object in edited where isOfFetchedEntity(object) { evaluate(object, contentChanged: true) }
+
+        // Objects reached through relationships: their referrers may move or need redrawing.
+        if !refreshPaths.isEmpty {
+            let related = edited.union(inserted).union(deleted)
+            for path in refreshPaths {
+                for referrer in path.referrers(referring: related, in: snapshot) {
+                    let identity = ResultIdentity(referrer)
+                    guard changes[identity]?.placement != nil || changes[identity] == nil else { continue }
+                    evaluate(referrer, contentChanged: path.refreshesContent || (changes[identity]?.contentChanged ?? false))
+                }
+            }
+        }
+        return Array(changes.values)
+    }
+
+    /// Refetches and reports the difference to the current snapshot.
+    func refetchAndDiff(contentChanged: Set<ResultIdentity>) {
+        guard let old = snapshot, let request = activeRequest else { return }
+        let new: Snapshot
+        do {
+            new = try fetchSnapshot(request)
+        } catch {
+            // Nothing sensible to report against; keep the old content (Apple logs and carries on).
+            return
+        }
+        let batch = old.difference(to: new, contentChanged: contentChanged)
+        install(new)
+        deliver(batch, oldNames: old.sections.map(\.name), oldStarts: old.sectionStarts, to: new)
+    }
+
+    /// Whether `object` is of the fetched entity (or a subentity, when the request includes them).
+    func isOfFetchedEntity(_ object: NSManagedObject) -> Bool {
+        guard let entity else { return false }
+        if object.entity === entity || object.entity.name == entity.name { return true }
+        return activeRequest?.includesSubentities != false && object.entity.isKindOf(entity: entity)
+    }
+
+    private func matches(_ object: NSManagedObject, _ predicate: NSPredicate?) -> Bool {
+        guard let predicate else { return true }
+        return predicate.evaluate(with: object)
+    }
+
+    private static func objects(_ value: Any?) -> Set<NSManagedObject> {
+        switch value {
+        case let set as Set<NSManagedObject>: set
+        case let array as [NSManagedObject]: Set(array)
+        case let set as NSSet: Set(set.allObjects.compactMap { $0 as? NSManagedObject })
+        default: []
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// The sort key of one fetched object, read once when the object enters the results or changes.
+///
+/// Keeping the key (rather than re-reading the object) is what lets a later change find where
+/// the object *was*: by then its values already hold the new state.
+struct ResultSortKey {
+    var values: [ConstantValue]
+    /// Breaks ties the way fetches do (object ID order), so equal sort values still have one
+    /// order and an incremental update lands where a fresh fetch would.
+    var tieBreak: NSManagedObjectID?
+}
+
+/// A fetch request's sort descriptors compiled for reading keys and comparing them in memory,
+/// with the same value order and string collations the SQL compiler uses.
+struct ResultOrdering {
+    private struct Step {
+        let key: String
+        let selector: SortSelector
+        let ascending: Bool
+    }
+
+    private let steps: [Step]
+    /// False when a descriptor compares with a closure or a typed Swift key path: that order
+    /// cannot be recomputed from stored values, so the controller refetches on every change and
+    /// keys are just fetch positions.
+    let isIncremental: Bool
+
+    init(_ descriptors: [NSSortDescriptor]) {
+        var steps: [Step] = []
+        var incremental = true
+        for descriptor in descriptors {
+            guard let sortKey = descriptor.sortKey, !sortKey.key.isEmpty,
+                  let selector = SortSelector(rawValue: sortKey.selector)
+            else {
+                incremental = false
+                break
+            }
+            steps.append(Step(key: sortKey.key, selector: selector, ascending: descriptor.ascending))
+        }
+        self.steps = incremental ? steps : []
+        isIncremental = incremental
+    }
+
+    /// The key paths read by the descriptors (e.g. `"team.zone"`), for relationship tracking.
+    var keyPaths: [String] { steps.map(\.key) }
+
+    /// Reads `object`'s sort values now.
+    func key(for object: NSManagedObject) -> ResultSortKey {
+        ResultSortKey(
+            values: steps.map { ConstantValue(any: object.value(forKeyPath: $0.key)) },
+            tieBreak: object.objectID)
+    }
+
+    /// The key for the object at `position` of a fetch this ordering cannot reproduce.
+    func positionKey(_ position: Int) -> ResultSortKey {
+        ResultSortKey(values: [.int(Int64(position))], tieBreak: nil)
+    }
+
+    /// Strict order on keys: descriptors first, then the tie-breaker.
+    func areInIncreasingOrder(_ lhs: ResultSortKey, _ rhs: ResultSortKey) -> Bool {
+        guard isIncremental else {
+            return ValueComparison.order(lhs.values[0], rhs.values[0]) == .orderedAscending
+        }
+        for (index, step) in steps.enumerated() {
+            let result = step.selector.compare(lhs.values[index], rhs.values[index])
+            switch result {
+            case .orderedAscending: return step.ascending
+            case .orderedDescending: return !step.ascending
+            case .orderedSame: continue
+            }
+        }
+        switch (lhs.tieBreak, rhs.tieBreak) {
+        case let (left?, right?): return left < right
+        default: return false
+        }
+    }
+}

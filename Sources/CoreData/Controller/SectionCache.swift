@@ -1,0 +1,224 @@
+/// The on-disk section cache behind `cacheName`: a later controller with the same name and an
+/// equal request starts from it without fetching or computing sections.
+///
+/// The file records the request's signature (entity, predicate, sort descriptors, section key
+/// path, limits, the model's entity version hashes), a stamp of the store files (size and
+/// modification date of the store and its WAL), and every row: object URI, section name and
+/// sort key. A cache is reused only when signature and stamp both match, so a changed request,
+/// a changed model or any write to the store since the cache was written makes it a miss.
+/// A live controller removes its file at its first change and writes it again when it goes
+/// away, so a crash never leaves a stale cache behind.
+final class SectionCache {
+    let name: String
+    private let signature: String
+    private var isDirty = false
+    /// The store stamp the content is known to match: set when written or read, and moved on
+    /// by this controller's own context's saves. Another writer moves the store past it, and
+    /// then the content is not written back (it may be stale).
+    private var knownStamp: String?
+
+    init(name: String, request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription, sectionKeyPath: String?) {
+        self.name = name
+        signature = Self.signature(request, entity: entity, sectionKeyPath: sectionKeyPath)
+    }
+
+    private weak var context: NSManagedObjectContext?
+
+    /// Where caches live: the user's caches directory.
+    static var directory: URL {
+        let base = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("CoreData.NSFetchedResultsController", isDirectory: true)
+    }
+
+    static func fileURL(named name: String) -> URL {
+        let safe = name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
+        return directory.appendingPathComponent(String(safe) + "-" + StableHash.digest(name).prefix(4).map { String(format: "%02x", $0) }.joined() + ".json")
+    }
+
+    /// Removes the cache named `name`, or every cache when nil.
+    static func delete(named name: String?) {
+        if let name {
+            try? FileManager.default.removeItem(at: fileURL(named: name))
+        } else {
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// The cached snapshot, if the file matches this request and the store is unchanged.
+    /// Attaches the context whose store the cache describes.
+    func attach(to context: NSManagedObjectContext) {
+        self.context = context
+    }
+
+    static func reusable(
+        named name: String, for request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
+        sectionKeyPath: String?, in context: NSManagedObjectContext, ordering: ResultOrdering
+    ) throws -> (cache: SectionCache, snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>)? {
+        let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: sectionKeyPath)
+        cache.attach(to: context)
+        guard ordering.isIncremental,
+              let coordinator = context.persistentStoreCoordinator,
+              let data = try? Data(contentsOf: fileURL(named: name)),
+              let file = try? JSONDecoder().decode(CacheFile.self, from: data),
+              file.signature == cache.signature,
+              let stamp = storeStamp(coordinator), file.storeStamp == stamp
+        else { return nil }
+        var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
+        rows.reserveCapacity(file.rows.count)
+        for row in file.rows {
+            guard let url = URL(string: row.uri),
+                  let objectID = coordinator.managedObjectID(forURIRepresentation: url)
+            else { return nil }
+            let object = context.object(with: objectID)
+            rows.append((ResultIdentity(object), ResultSortKey(values: row.key.map(\.value), tieBreak: objectID), row.section))
+        }
+        let snapshot = ResultsSnapshot(sortedRows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
+        cache.knownStamp = stamp
+        return (cache, snapshot)
+    }
+
+    /// Writes `snapshot` as the cache's content.
+    func write(_ snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>) {
+        guard let coordinator = snapshot.sections.first?.rows.first?.id.object.managedObjectContext?.persistentStoreCoordinator
+                ?? context?.persistentStoreCoordinator,
+              let stamp = Self.storeStamp(coordinator)
+        else { return }
+        var rows: [CacheFile.Row] = []
+        rows.reserveCapacity(snapshot.count)
+        for section in snapshot.sections {
+            for row in section.rows {
+                let objectID = row.id.object.objectID
+                let key = row.key.values.compactMap(CachedValue.init)
+                // Unsaved objects or keys without a JSON form: no cache rather than a wrong one.
+                guard !objectID.isTemporaryID, key.count == row.key.values.count else { return }
+                rows.append(CacheFile.Row(uri: objectID.uriRepresentation().absoluteString, section: section.name, key: key))
+            }
+        }
+        let file = CacheFile(signature: signature, storeStamp: stamp, rows: rows)
+        do {
+            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+            try JSONEncoder().encode(file).write(to: Self.fileURL(named: name), options: .atomic)
+            isDirty = false
+            knownStamp = stamp
+        } catch {
+            // A cache is an optimization: failing to write it only costs the next launch time.
+        }
+    }
+
+    /// The content changed: drop the file now, write a fresh one when the controller goes away.
+    func invalidate() {
+        guard !isDirty else { return }
+        isDirty = true
+        try? FileManager.default.removeItem(at: Self.fileURL(named: name))
+    }
+
+    func flushIfDirty(snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>?) {
+        guard isDirty, let snapshot, let coordinator = context?.persistentStoreCoordinator,
+              let stamp = Self.storeStamp(coordinator), stamp == knownStamp
+        else { return }
+        write(snapshot)
+    }
+
+    /// The controller's context saved: the store now holds what the controller shows.
+    func noteOwnSave() {
+        guard let coordinator = context?.persistentStoreCoordinator else { return }
+        knownStamp = Self.storeStamp(coordinator)
+    }
+
+    // MARK: Matching
+
+    private static func signature(_ request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription, sectionKeyPath: String?) -> String {
+        let sorts = (request.sortDescriptors ?? []).map { descriptor in
+            "\(descriptor.key ?? "?"):\(descriptor.ascending):\(descriptor.selector?.name ?? "")"
+        }
+        let versions = entity.managedObjectModel?.entityVersionHashesByName
+            .sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value.base64EncodedString())" } ?? [entity.versionHash.base64EncodedString()]
+        return [
+            "entity=\(entity.name ?? "")",
+            "predicate=\(request.predicate?.canonicalFormat ?? "")",
+            "sort=\(sorts.joined(separator: ","))",
+            "section=\(sectionKeyPath ?? "")",
+            "limit=\(request.fetchLimit)", "offset=\(request.fetchOffset)",
+            "subentities=\(request.includesSubentities)",
+            "model=\(versions.joined(separator: ","))",
+        ].joined(separator: "|")
+    }
+
+    /// Size and modification date of each store file and its WAL: any write changes it.
+    private static func storeStamp(_ coordinator: NSPersistentStoreCoordinator) -> String? {
+        var parts: [String] = []
+        for store in coordinator.persistentStores {
+            // Only a store kept in a file can be matched; an in-memory store never reuses a cache.
+            guard store.type == NSSQLiteStoreType, let url = store.url, url.isFileURL,
+                  FileManager.default.fileExists(atPath: url.path)
+            else { return nil }
+            for path in [url.path, url.path + "-wal"] {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+                let date = (attributes?[.modificationDate] as? Date)?.timeIntervalSinceReferenceDate ?? 0
+                parts.append("\(path):\(size):\(date)")
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "|")
+    }
+}
+
+/// The cache file's layout.
+private struct CacheFile: Codable {
+    struct Row: Codable {
+        var uri: String
+        var section: String
+        var key: [CachedValue]
+    }
+
+    var signature: String
+    var storeStamp: String
+    var rows: [Row]
+}
+
+/// A sort value in a form JSON can hold.
+private enum CachedValue: Codable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case decimal(String)
+    case string(String)
+    case date(Double)
+    case data(Data)
+    case uuid(UUID)
+    case url(URL)
+
+    init?(_ value: ConstantValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .decimal(let value): self = .decimal("\(value)")
+        case .string(let value): self = .string(value)
+        case .date(let value): self = .date(value.timeIntervalSinceReferenceDate)
+        case .data(let value): self = .data(value)
+        case .uuid(let value): self = .uuid(value)
+        case .url(let value): self = .url(value)
+        case .object: return nil
+        }
+    }
+
+    var value: ConstantValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .int(let value): .int(value)
+        case .double(let value): .double(value)
+        case .decimal(let value): Decimal(string: value).map { .decimal($0) } ?? .null
+        case .string(let value): .string(value)
+        case .date(let value): .date(Date(timeIntervalSinceReferenceDate: value))
+        case .data(let value): .data(value)
+        case .uuid(let value): .uuid(value)
+        case .url(let value): .url(value)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+@testable import CoreData
+import Foundation
+import Testing
+
+/// The section cache's file format and matching rules, below the controller, so they are
+/// checked even while the SQLite store cannot yet sort by key (see `SectionCacheTests`).
+@MainActor @Suite struct SectionCacheFileTests {
+    let directory = TemporaryDirectory()
+    let name = "cache-file-\(UUID().uuidString)"
+
+    /// A snapshot of all teams in the World Cup order, computed in memory.
+    func snapshot(_ context: NSManagedObjectContext, ordering: ResultOrdering) throws -> ResultsSnapshot<ResultIdentity, ResultSortKey> {
+        let teams = try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team"))
+        let naming = SectionNaming(keyPath: "qualifyingZone")
+        return ResultsSnapshot(
+            rows: teams.map { (ResultIdentity($0), ordering.key(for: $0), naming.name(for: $0)) },
+            areInIncreasingOrder: ordering.areInIncreasingOrder)
+    }
+
+    func names(_ snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>) -> [String] {
+        snapshot.sections.flatMap { $0.rows.map { ($0.id.object as! WorldCupTeam).teamName ?? "" } }
+    }
+
+    @Test func aWrittenCacheIsReadBackForTheSameRequestUntilTheStoreChanges() throws {
+        defer { SectionCache.delete(named: name) }
+        let container = try worldCupContainer(storeURL: directory.file("WorldCup.sqlite"))
+        let context = container.viewContext
+        let request = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
+        let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
+        let ordering = ResultOrdering(request.sortDescriptors!)
+        let original = try snapshot(context, ordering: ordering)
+        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "qualifyingZone").write(original)
+
+        let reused = try #require(try SectionCache.reusable(
+            named: name, for: request, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering))
+        #expect(names(reused.snapshot) == names(original))
+        #expect(reused.snapshot.sections.map(\.name) == original.sections.map(\.name))
+        #expect(reused.snapshot.sections.map(\.rows.count) == original.sections.map(\.rows.count))
+
+        // Another section key path is another cache.
+        #expect(try SectionCache.reusable(
+            named: name, for: request, entity: entity, sectionKeyPath: "imageName", in: context, ordering: ordering) == nil)
+        // Another predicate too.
+        let narrowed = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
+        narrowed.predicate = NSPredicate(format: "wins > 2")
+        #expect(try SectionCache.reusable(
+            named: name, for: narrowed, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering) == nil)
+
+        // Any write to the store makes it stale.
+        let team = try #require(try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team")).first)
+        team.wins = 9
+        try context.save()
+        #expect(try SectionCache.reusable(
+            named: name, for: request, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering) == nil)
+    }
+
+    @Test func aChangedCacheIsWrittenBackOnlyIfNoOtherWriterTouchedTheStore() throws {
+        defer { SectionCache.delete(named: name) }
+        let container = try worldCupContainer(storeURL: directory.file("WorldCup.sqlite"))
+        let context = container.viewContext
+        let request = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
+        let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
+        let ordering = ResultOrdering(request.sortDescriptors!)
+        let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil)
+        cache.attach(to: context)
+        let path = SectionCache.fileURL(named: name).path
+        cache.write(try snapshot(context, ordering: ordering))
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        // Our own save: the content is known current, so it is written back.
+        cache.invalidate()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team")).first?.wins = 4
+        try context.save()
+        cache.noteOwnSave()
+        cache.flushIfDirty(snapshot: try snapshot(context, ordering: ordering))
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        // Another context's save: the content may be stale, so no file.
+        cache.invalidate()
+        let background = container.newBackgroundContext()
+        try background.performAndWait {
+            try background.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team")).first?.wins = 8
+            try background.save()
+        }
+        cache.flushIfDirty(snapshot: try snapshot(context, ordering: ordering))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anInMemoryStoreNeverReusesACache() throws {
+        defer { SectionCache.delete(named: name) }
+        let container = try worldCupContainer()
+        let request = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
+        let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
+        let ordering = ResultOrdering(request.sortDescriptors!)
+        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil)
+            .write(try snapshot(container.viewContext, ordering: ordering))
+        #expect(!FileManager.default.fileExists(atPath: SectionCache.fileURL(named: name).path))
+        #expect(try SectionCache.reusable(
+            named: name, for: request, entity: entity, sectionKeyPath: nil, in: container.viewContext, ordering: ordering) == nil)
+    }
+}
