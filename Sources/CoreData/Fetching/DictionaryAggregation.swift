@@ -19,7 +19,7 @@ struct DictionaryAggregation<Record> {
                 entry[column.name] = finalValue(try value(of: column.expression, in: group), column)
             }
             let dictionary = NSDictionary(dictionary: entry)
-            if let having = request.having, !(try PredicateEvaluator(having).evaluate(entry)) { continue }
+            if let having = request.having, !(try PredicateEvaluator(having).evaluate(ResultEntryView(entry: entry))) { continue }
             if request.distinct, !seen.insert(dictionary).inserted { continue }
             results.append(dictionary)
         }
@@ -87,5 +87,19 @@ extension DictionaryFetch {
             guard let key = descriptor.sortKey?.key, let column = column(named: key) else { return false }
             return column.expression != .key(key)
         }
+    }
+}
+
+/// A result dictionary as a HAVING predicate reads it: a fetched key path such as
+/// `category.name` is one key of the dictionary, yet the predicate walks it step by step.
+private struct ResultEntryView: KeyValueReadable {
+    let entry: [String: Any]
+    var prefix = ""
+
+    func readValue(forKey key: String) -> Any? {
+        let path = prefix + key
+        if let value = entry[path] { return value }
+        let deeper = path + "."
+        return entry.keys.contains { $0.hasPrefix(deeper) } ? ResultEntryView(entry: entry, prefix: deeper) : nil
     }
 }

@@ -115,6 +115,19 @@ extension ExpressionNode {
         default: return false
         }
     }
+
+    /// The largest parts that hold no aggregate, which SQL computes per row: the arguments of
+    /// aggregates and whole per-row expressions.
+    var rowLevelParts: [ExpressionNode] {
+        switch self {
+        case .constant: return []
+        case .function(let selector, let arguments):
+            guard callsAny(of: ExpressionFunction.aggregates) else { return [self] }
+            if let function = ExpressionFunction(selector: selector), function.isAggregate { return arguments }
+            return arguments.flatMap(\.rowLevelParts)
+        default: return [self]
+        }
+    }
 }
 
 /// A store that computes dictionary fetches itself, from its stored rows only: dictionary

@@ -56,6 +56,9 @@ import Testing
         let expected = Dictionary(grouping: seed, by: \.category).filter { $0.value.count > 7 }.keys.sorted(by: >)
         #expect(expected.count == 2)
         #expect(try context.fetch(request).map { $0["category.name"] as? String } == expected)
+
+        request.havingPredicate = NSPredicate(format: "venues > %d AND category.name != %@", 7, "Café")
+        #expect(try context.fetch(request).map { $0["category.name"] as? String } == ["Bubble Tea Shop"])
     }
 
     @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
