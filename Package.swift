@@ -2,6 +2,16 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// One runnable port of a chapter's app: `swift run <name>`.
+func example(_ name: String, folder: String, resources: [Resource]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["CoreData", "ExampleSupport"],
+        path: "Examples/\(folder)",
+        resources: resources
+    )
+}
+
 let package = Package(
     name: "PortableCoreData",
     platforms: [.macOS(.v14)],
@@ -25,6 +35,10 @@ let package = Package(
             ]
         ),
         .target(name: "CoreData", dependencies: ["CSQLite", "CoreDataMacros"]),
-        .testTarget(name: "CoreDataTests", dependencies: ["CoreData"]),
+        .target(name: "ExampleSupport", dependencies: ["CoreData"], path: "Examples/Support"),
+        example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),
+        example("bowties", folder: "BowTies", resources: [.copy("Model/BowTies.xcdatamodeld"), .copy("Resources/SampleData.plist")]),
+        example("dogwalk", folder: "DogWalk", resources: [.copy("Model/DogWalk.xcdatamodeld")]),
+        .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -57,7 +57,7 @@ extension NSManagedObject {
         for (index, predicate) in attribute.validationPredicates.enumerated() where !predicate.evaluate(with: value) {
             let warning = index < attribute.validationWarnings.count ? attribute.validationWarnings[index] : nil
             let code = (warning as? Int) ?? (warning as? NSNumber)?.intValue ?? NSManagedObjectValidationError
-            let message = (warning as? String) ?? "\(attribute.name) fails its validation rule \(predicate)."
+            let message = (warning as? String) ?? Self.validationMessage(code: code, key: attribute.name, predicate: predicate)
             var error = validationError(code, attribute.name, value, message)
             var info = error.userInfo
             info[NSValidationPredicateErrorKey] = predicate
@@ -85,6 +85,20 @@ extension NSManagedObject {
             return [validationError(NSValidationRelationshipExceedsMaximumCountError, relationship.name, nil, "\(relationship.name) has too many members.")]
         }
         return []
+    }
+
+    /// Apple's wording for each validation code.
+    private static func validationMessage(code: Int, key: String, predicate: NSPredicate) -> String {
+        switch code {
+        case NSValidationNumberTooLargeError: "\(key) is too large."
+        case NSValidationNumberTooSmallError: "\(key) is too small."
+        case NSValidationDateTooLateError: "\(key) is too late."
+        case NSValidationDateTooSoonError: "\(key) is too soon."
+        case NSValidationStringTooLongError: "\(key) is too long."
+        case NSValidationStringTooShortError: "\(key) is too short."
+        case NSValidationStringPatternMatchingError: "\(key) does not match its pattern."
+        default: "\(key) fails its validation rule \(predicate.canonicalFormat)."
+        }
     }
 
     private func validationError(_ code: Int, _ key: String, _ value: Any?, _ message: String) -> NSError {

@@ -20,13 +20,16 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// A container for the model `<name>.xcdatamodeld` found next to the program (its bundle,
     /// SwiftPM resource bundles, or the current directory).
     public convenience init(name: String) {
-        let directories = [Bundle.main.bundleURL, Bundle.main.resourceURL, URL(fileURLWithPath: FileManager.default.currentDirectoryPath)].compactMap { $0 }
-        if let url = ModelBundleLocator.modelURL(named: name, searching: directories),
-           let model = NSManagedObjectModel(contentsOf: url) {
-            self.init(name: name, managedObjectModel: model)
-        } else {
+        guard let url = ModelBundleLocator.modelURL(named: name) else {
             self.init(name: name, managedObjectModel: NSManagedObjectModel(), lookupError: CoreDataError.make(
                 NSPersistentStoreOpenError, "No model named '\(name).xcdatamodeld' was found next to the program or in the current directory"))
+            return
+        }
+        do {
+            self.init(name: name, managedObjectModel: try NSManagedObjectModel.load(contentsOf: url), lookupError: nil)
+        } catch {
+            // A model that exists but cannot be read is reported with its file and line.
+            self.init(name: name, managedObjectModel: NSManagedObjectModel(), lookupError: error as NSError)
         }
     }
 

@@ -1,0 +1,30 @@
+import CoreData
+import Foundation
+
+/// Opens an example's container: its `.xcdatamodeld` from the program's resources, its SQLite
+/// store at `--store` or in the user's data directory. A file that is not a store ends the
+/// program with a message naming it; the file is left as it was.
+public enum ExampleStore {
+    public static func open(name: String, options: ExampleOptions) -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: name)
+        if let storePath = options.storePath {
+            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: storePath))]
+        }
+        var failure: Error?
+        container.loadPersistentStores { _, error in
+            if let error { failure = error }
+        }
+        if let failure {
+            let path = container.persistentStoreDescriptions.first?.url?.path ?? "?"
+            FileHandle.standardError.write(Data("cannot open the store \(path): \(CommandLoop.message(for: failure))\n".utf8))
+            exit(1)
+        }
+        return container
+    }
+
+    /// A file shipped in the program's resources, e.g. seed data.
+    public static func resource(_ name: String, bundle: Bundle) -> URL? {
+        let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+        return bundle.url(forResource: parts[0], withExtension: parts.count > 1 ? parts[1] : nil)
+    }
+}

@@ -1,0 +1,174 @@
+// World Cup (chapter 5), the main demo: teams grouped by qualifying zone in a fetched results
+// controller; the table on screen is kept only from the controller's delegate callbacks.
+import CoreData
+import ExampleSupport
+
+let usage = """
+usage: worldcup [--store PATH] [--script FILE]
+commands:
+  tap <team>            a win for the team (it may move up its zone)
+  add <team> <zone>     a new team; quote names with spaces: add "Costa Rica" "North America"
+  delete <team>         removes the team (and its zone when it was the last)
+  import [count]        a background context adds teams; the merge reaches the table
+  list                  prints the table again
+  quit
+"""
+let options = ExampleOptions(usage: usage)
+let container = ExampleStore.open(name: "WorldCup", options: options)
+let context = container.viewContext
+context.automaticallyMergesChangesFromParent = true
+
+/// Teams of other tournaments that `import` brings in, a few at a time.
+let importable: [(String, String)] = [
+    ("Egypt", "Africa"), ("Morocco", "Africa"), ("Peru", "South America"), ("Panama", "North America"),
+    ("Denmark", "Europe"), ("Iceland", "Europe"), ("Saudi Arabia", "Asia"), ("Senegal", "Africa"),
+    ("Poland", "Europe"), ("Sweden", "Europe"), ("Serbia", "Europe"), ("Tunisia", "Africa"),
+]
+
+struct SeedTeam: Decodable {
+    let teamName: String
+    let qualifyingZone: String
+    let imageName: String
+    let wins: Int32
+}
+
+/// Inserts the 32 teams of the seed file on first launch.
+@MainActor func seedIfEmpty() throws {
+    guard try context.count(for: NSFetchRequest<Team>(entityName: "Team")) == 0 else { return }
+    guard let url = ExampleStore.resource("seed.json", bundle: .module) else {
+        throw CommandError("the seed file seed.json is missing from the program's resources")
+    }
+    for seed in try JSONDecoder().decode([SeedTeam].self, from: Data(contentsOf: url)) {
+        let team = Team(context: context)
+        team.teamName = seed.teamName
+        team.qualifyingZone = seed.qualifyingZone
+        team.imageName = seed.imageName
+        team.wins = seed.wins
+    }
+    try context.save()
+}
+
+@MainActor func team(named name: String) throws -> Team {
+    let request = NSFetchRequest<Team>(entityName: "Team")
+    request.predicate = NSPredicate(format: "teamName =[c] %@", name)
+    guard let team = try context.fetch(request).first else { throw CommandError("no team named '\(name)'") }
+    return team
+}
+
+@MainActor func save() throws {
+    do {
+        try context.save()
+    } catch {
+        context.rollback()
+        throw error
+    }
+}
+
+/// Splits `rest` into words, keeping "quoted phrases" together.
+func arguments(_ rest: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quoted = false
+    for character in rest {
+        if character == "\"" {
+            quoted.toggle()
+        } else if character == " " && !quoted {
+            if !current.isEmpty { words.append(current) }
+            current = ""
+        } else {
+            current.append(character)
+        }
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+}
+
+/// Adds teams on a background context, as an import from a server would.
+@MainActor func importTeams(count: Int) throws -> Int {
+    let existing = Set(try context.fetch(NSFetchRequest<Team>(entityName: "Team")).compactMap(\.teamName))
+    let batch = importable.filter { !existing.contains($0.0) }.prefix(count)
+    let background = container.newBackgroundContext()
+    try background.performAndWait {
+        for (name, zone) in batch {
+            let team = Team(context: background)
+            team.teamName = name
+            team.qualifyingZone = zone
+            team.imageName = name.lowercased().replacingOccurrences(of: " ", with: "-") + "-flag"
+        }
+        try background.save()
+    }
+    return batch.count
+}
+
+do {
+    try seedIfEmpty()
+    let request = NSFetchRequest<Team>(entityName: "Team")
+    request.sortDescriptors = [
+        NSSortDescriptor(key: "qualifyingZone", ascending: true),
+        NSSortDescriptor(key: "wins", ascending: false),
+        NSSortDescriptor(key: "teamName", ascending: true),
+    ]
+    let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                sectionNameKeyPath: "qualifyingZone", cacheName: "worldCup")
+    let table = TeamTable()
+    controller.delegate = table
+    try controller.performFetch()
+    table.load(from: controller)
+    let loop = try CommandLoop(options: options)
+    let interactive = loop.isInteractive
+
+    /// Prints what the delegate heard and the table it now shows; in a terminal, in place.
+    @MainActor func show(_ message: String? = nil) {
+        if interactive { print("\u{1B}[2J\u{1B}[H", terminator: "") }
+        if let message { print(message) }
+        let callbacks = table.takeLog()
+        if !callbacks.isEmpty { print(callbacks.joined(separator: "\n")) }
+        print(table.render())
+    }
+
+    show()
+    loop.runOnMainQueue(prompt: "worldcup>", settled: {
+        // A background import reaches the table after its command, through the merge.
+        if table.hasPendingLog { show("merged the background context's save") }
+    }) { command in
+        let words = arguments(command.rest)
+        switch command.name {
+        case "tap":
+            guard !command.rest.isEmpty else { throw CommandError("which team? tap <team>") }
+            let team = try team(named: words.joined(separator: " "))
+            team.wins += 1
+            try save()
+            show("\(team.teamName ?? "?") wins! (\(team.wins))")
+        case "add":
+            guard words.count == 2, !words[0].isEmpty, !words[1].isEmpty else {
+                throw CommandError("add needs a team and a zone: add <team> <zone>")
+            }
+            if (try? team(named: words[0])) != nil { throw CommandError("there is already a team named '\(words[0])'") }
+            let team = Team(context: context)
+            team.teamName = words[0]
+            team.qualifyingZone = words[1]
+            team.imageName = "wenderland-flag"
+            try save()
+            show("added \(words[0]) in \(words[1])")
+        case "delete":
+            let team = try team(named: words.joined(separator: " "))
+            let name = team.teamName ?? "?"
+            context.delete(team)
+            try save()
+            show("deleted \(name)")
+        case "import":
+            let count = words.first.map { Int($0) } ?? 3
+            guard let count, count > 0 else { throw CommandError("import takes a positive count") }
+            let imported = try importTeams(count: count)
+            print(imported == 0 ? "nothing left to import" : "imported \(imported) team\(imported == 1 ? "" : "s") on a background context")
+        case "list":
+            show()
+        default:
+            throw CommandError("unknown command '\(command.name)'; try tap, add, delete, import, list, quit")
+        }
+        return true
+    }
+} catch {
+    print("error: \(CommandLoop.message(for: error))")
+    exit(1)
+}
