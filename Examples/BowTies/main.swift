@@ -51,15 +51,6 @@ let context = container.viewContext
     print("  rating \(String(format: "%.1f", bowTie.rating))/5, worn \(bowTie.timesWorn) times, last \(worn)\(bowTie.isFavorite ? ", favourite" : "")")
 }
 
-/// Saves, or undoes the change and reports why (the chapter re-asks for a rating instead).
-@MainActor func save() throws {
-    do {
-        try context.save()
-    } catch {
-        context.rollback()
-        throw error
-    }
-}
 
 do {
     try insertSampleData()
@@ -79,16 +70,16 @@ do {
         case "wear":
             current.timesWorn += 1
             current.lastWorn = Date()
-            try save()
+            try context.saveOrRollback()
             describe(current)
         case "rate":
             guard let rating = Double(command.rest) else { throw CommandError("a rating is a number: rate <0-5>") }
             current.rating = rating
-            try save()
+            try context.saveOrRollback()
             describe(current)
         case "favorite", "favourite":
             current.isFavorite.toggle()
-            try save()
+            try context.saveOrRollback()
             describe(current)
         default:
             throw CommandError("unknown command '\(command.name)'; try keys, show, wear, rate, favorite, quit")

@@ -28,18 +28,10 @@ let dateFormatter = ISO8601DateFormatter()
     if let existing = try context.fetch(request).first { return existing }
     let created = Dog(context: context)
     created.name = name
-    try save()
+    try context.saveOrRollback()
     return created
 }
 
-@MainActor func save() throws {
-    do {
-        try context.save()
-    } catch {
-        context.rollback()
-        throw error
-    }
-}
 
 @MainActor func printWalks(of dog: Dog) {
     let walks = dog.walks?.array as? [Walk] ?? []
@@ -66,7 +58,7 @@ do {
             let walk = Walk(context: context)
             walk.date = date
             currentDog.mutableOrderedSetValue(forKey: "walks").add(walk)
-            try save()
+            try context.saveOrRollback()
             printWalks(of: currentDog)
         case "delete":
             let walks = currentDog.walks?.array as? [Walk] ?? []
@@ -74,7 +66,7 @@ do {
                 throw CommandError("no walk at row '\(command.rest)'; rows are 1...\(walks.count)")
             }
             context.delete(walks[row - 1])
-            try save()
+            try context.saveOrRollback()
             printWalks(of: currentDog)
         case "list":
             printWalks(of: currentDog)

@@ -29,12 +29,7 @@ do {
             guard !command.rest.isEmpty else { throw CommandError("a name is needed: add <name>") }
             let person = NSManagedObject(entity: NSEntityDescription.entity(forEntityName: "Person", in: context)!, insertInto: context)
             person.setValue(command.rest, forKeyPath: "name")
-            do {
-                try context.save()
-            } catch {
-                context.rollback()
-                throw error
-            }
+            try context.saveOrRollback()
             print("added \(command.rest)")
         case "list":
             try printList()

@@ -55,14 +55,6 @@ struct SeedTeam: Decodable {
     return team
 }
 
-@MainActor func save() throws {
-    do {
-        try context.save()
-    } catch {
-        context.rollback()
-        throw error
-    }
-}
 
 /// Splits `rest` into words, keeping "quoted phrases" together.
 func arguments(_ rest: String) -> [String] {
@@ -137,7 +129,7 @@ do {
             guard !command.rest.isEmpty else { throw CommandError("which team? tap <team>") }
             let team = try team(named: words.joined(separator: " "))
             team.wins += 1
-            try save()
+            try context.saveOrRollback()
             show("\(team.teamName ?? "?") wins! (\(team.wins))")
         case "add":
             guard words.count == 2, !words[0].isEmpty, !words[1].isEmpty else {
@@ -148,13 +140,13 @@ do {
             team.teamName = words[0]
             team.qualifyingZone = words[1]
             team.imageName = "wenderland-flag"
-            try save()
+            try context.saveOrRollback()
             show("added \(words[0]) in \(words[1])")
         case "delete":
             let team = try team(named: words.joined(separator: " "))
             let name = team.teamName ?? "?"
             context.delete(team)
-            try save()
+            try context.saveOrRollback()
             show("deleted \(name)")
         case "import":
             let count = words.first.map { Int($0) } ?? 3

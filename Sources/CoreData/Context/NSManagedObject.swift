@@ -29,6 +29,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var insertedFlag = false
     var deletedFlag = false
     var faultFlag = false
+    /// The pending batch of a batched fetch this fault's row will be read with.
+    var fetchBatch: FetchBatch?
     /// Set on a throwaway instance used to learn which key a Swift key path reads.
     var keyRecorder: KeyRecorder?
 

@@ -15,8 +15,12 @@ extension NSManagedObjectContext {
 
     /// Runs `processPendingChanges()` at the end of the current event on the context's queue, as
     /// Apple's contexts do at the end of a run-loop turn.
+    ///
+    /// Only scheduled from the context's own queue: a caller elsewhere (misuse by Apple's rules
+    /// too) gets its changes processed at the next save, fetch or `perform` instead of racing
+    /// the queue over the change-tracking sets.
     func scheduleProcessing() {
-        guard !isProcessingScheduled else { return }
+        guard isOnQueue, !isProcessingScheduled else { return }
         isProcessingScheduled = true
         queue.async { [weak self] in self?.processPendingChanges() }
     }
@@ -95,6 +99,7 @@ extension NSManagedObjectContext {
 extension NSManagedObject {
     /// Removes a member without touching the other side (used while the other side is deleted).
     func removeFromToManyOnly(_ object: NSManagedObject, forKey key: String) {
+        fireFaultIfNeeded()
         var members = toManyMembers(forKey: key)
         guard members.remove(object) else { return }
         values[key] = members

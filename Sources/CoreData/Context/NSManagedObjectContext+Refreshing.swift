@@ -12,12 +12,7 @@ extension NSManagedObjectContext {
                 object.deletedFlag = false
                 object.turnIntoFault()
             }
-            insertedSet = []
-            deletedSet = []
-            changedSet = []
-            unprocessedInserted = []
-            unprocessedUpdated = []
-            unprocessedDeleted = []
+            forgetPendingChanges()
         }
     }
 
@@ -26,15 +21,20 @@ extension NSManagedObjectContext {
         performAndWait {
             for object in registered.values { object.managedObjectContext = nil }
             registered = [:]
-            insertedSet = []
-            deletedSet = []
-            changedSet = []
-            unprocessedInserted = []
-            unprocessedUpdated = []
-            unprocessedDeleted = []
+            forgetPendingChanges()
             rowCache = [:]
             postObjectsDidChange(inserted: [], updated: [], deleted: [], invalidatedAll: true)
         }
+    }
+
+    /// Empties the change-tracking sets (the objects themselves are dealt with by the caller).
+    private func forgetPendingChanges() {
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        unprocessedInserted = []
+        unprocessedUpdated = []
+        unprocessedDeleted = []
     }
 
     /// Re-reads an object from the store: `mergeChanges: false` drops its unsaved changes (it

@@ -42,11 +42,21 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         try obtainPermanentIDs(for: Array(insertedSet))
         var attempt = try storeChanges()
-        do {
-            try coordinator.apply(attempt.changes)
-        } catch let conflict as StoreVersionConflict {
-            attempt = try resolve(conflict)
-            try coordinator.apply(attempt.changes)
+        // Another process can commit between resolving a conflict and writing again, so resolve
+        // again (a bounded number of times); the internal conflict never escapes `save()`.
+        var rounds = 0
+        while true {
+            do {
+                try coordinator.apply(attempt.changes)
+                break
+            } catch let conflict as StoreVersionConflict {
+                rounds += 1
+                guard rounds <= 16 else {
+                    throw CoreDataError.make(NSManagedObjectMergeError,
+                        "Could not merge changes: \(conflict.conflicts.count) object(s) kept changing in the store during \(rounds - 1) attempts")
+                }
+                attempt = try resolve(conflict)
+            }
         }
         finishSave(attempt)
     }

@@ -34,7 +34,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     /// `x-coredata://<store UUID>/<Entity>/p<pk>`, or `x-coredata:///<Entity>/t<UUID>` while temporary.
     public func uriRepresentation() -> URL {
-        let name = entity.name ?? ""
+        // Model entity names are identifiers, but one built in code may hold anything.
+        let name = (entity.name ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         if let primaryKey, let storeIdentifier {
             return URL(string: "x-coredata://\(storeIdentifier)/\(name)/p\(primaryKey)")!
         }

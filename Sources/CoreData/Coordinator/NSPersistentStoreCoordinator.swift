@@ -121,7 +121,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
         guard let first = ids.first else { return [:] }
-        return try store(for: first).rows(for: ids)
+        let rows = try store(for: first).rows(for: ids)
+        // An ID built from a URI may name another entity than its row's (a sibling or an abstract
+        // parent sharing the table and primary key): no object of that entity exists.
+        let requested = Dictionary(ids.map { ($0, $0.entity) }, uniquingKeysWith: { first, _ in first })
+        return rows.filter { id, row in requested[id] === row.objectID.entity }
     }
 
     func apply(_ changes: StoreChanges) throws {

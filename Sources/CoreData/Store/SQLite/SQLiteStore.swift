@@ -19,29 +19,65 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                 if entity.superentity == nil { layouts[entity.name ?? ""] = SQLiteTableLayout(root: entity) }
             }
             let path = storeURL.path
-            let exists = FileManager.default.fileExists(atPath: path)
-            if exists {
-                // Check an existing file read-only first, so a foreign or corrupt file is
-                // never written to, not even by switching its journal mode.
-                let storedMetadata = try readMetadata(path: path)
-                guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
-                    throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                        "The model used to open the store is incompatible with the one used to create the store at \(path)",
-                        [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+            if !FileManager.default.fileExists(atPath: path) {
+                guard !isReadOnly else {
+                    throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store at \(path) to open read-only",
+                                             [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
                 }
-                metadata = storedMetadata
-                identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
-                connection = try open(path: path, create: false)
-            } else {
                 try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let connection = try open(path: path, create: true)
-                identifier = UUID().uuidString
-                metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSSQLiteStoreType,
-                            NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
-                try createSchema(connection, model: model)
-                self.connection = connection
+                try refuseOrphanedWAL(path: path)
+                try createStoreFile(path: path, model: model)
             }
+            // Check the file read-only first, so a foreign or corrupt file is never written to,
+            // not even by switching its journal mode.
+            let storedMetadata = try readMetadata(path: path)
+            guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
+                throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                    "The model used to open the store is incompatible with the one used to create the store at \(path)",
+                    [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+            }
+            metadata = storedMetadata
+            identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
+            connection = try open(path: path, create: false)
         }
+    }
+
+    /// Builds a new store in a temporary file beside `path`, then links it into place.
+    ///
+    /// Creating the file in place would leave an empty or schema-less file behind if the
+    /// process died half-way, and such a file is refused as "not a store" ever after (found by
+    /// the crash tests, RELIABILITY.md). `link` also fails rather than replaces when another
+    /// process created the store first, so both then open the same file.
+    private func createStoreFile(path: String, model: NSManagedObjectModel) throws {
+        let directory = storeURL.deletingLastPathComponent().path
+        let temporary = "\(directory)/.\(storeURL.lastPathComponent).creating-\(UUID().uuidString)"
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) } }
+        do {
+            let connection = try SQLiteConnection(path: temporary, create: true)
+            identifier = UUID().uuidString
+            metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSSQLiteStoreType,
+                        NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+            try createSchema(connection, model: model)
+            // Recorded in the file's header; closing the connection removes the empty WAL.
+            try connection.execute("PRAGMA journal_mode=WAL")
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw CoreDataError.make(NSPersistentStoreOpenError, "Could not create the store at \(path): \(String(cString: strerror(errno)))",
+                                     [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
+        }
+    }
+
+    /// A WAL file without its database holds the newest saves of a store whose main file was
+    /// moved or deleted. SQLite would delete it on creating a new database there (or replay it
+    /// into one), so we refuse and leave it alone.
+    private func refuseOrphanedWAL(path: String) throws {
+        let wal = path + "-wal"
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber, size.intValue > 0 else { return }
+        throw CoreDataError.make(NSPersistentStoreOpenError,
+            "There is no store at \(path), but its write-ahead log \(wal) (\(size.intValue) bytes) is there: the database file was moved or deleted without it. Put the database back beside it, or remove the -wal file to start a new store; both were left untouched.",
+            [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
     }
 
     private func open(path: String, create: Bool) throws -> SQLiteConnection {
@@ -66,7 +102,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             throw notAStore("is empty (zero bytes)")
         }
         do {
-            let reader = try SQLiteConnection(path: "file:\(path)?mode=ro", create: false, readOnly: true)
+            // The plain path with the read-only flag, not a `file:` URI: in a URI, `?`, `#` and
+            // `%xx` in the path would name another file.
+            let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
             guard case .blob(let bytes)? = try reader.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
                   let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
                 throw notAStore("has no Core Data metadata")
@@ -258,7 +296,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// Runs `body` on the connection, turning SQLite failures into Cocoa errors.
-    private func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try body(try database())
         } catch let error as SQLiteError {

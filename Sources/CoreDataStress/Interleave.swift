@@ -1,0 +1,101 @@
+import CoreData
+
+/// `interleave`: one of two writers incrementing shared counters in the same store for a fixed
+/// time, recording each increment it committed.
+///
+/// Half of the increments start from a refreshed object, half from whatever the context last
+/// read, so a stale read that would overwrite the other writer's increment must fail with
+/// 133020 (optimistic locking) instead. The report lists, per counter, the values this writer's
+/// successful saves wrote: across both writers they must be exactly 1...final, each once.
+struct Interleave {
+    static let counterCount = 6
+
+    let storePath: String
+    let seconds: Double
+    let writer: Int
+    let reportPath: String
+    /// A file the other writer creates when it stops writing; once it exists, this writer
+    /// refreshes every counter and reports what it sees (which must be the final values).
+    let peerDonePath: String?
+    /// The merge policy, to show the check catching lost updates (`overwrite`); `error` otherwise.
+    let mergePolicy: String
+
+    struct Report: Codable {
+        var writer: Int
+        var saves = 0
+        var conflicts = 0
+        /// Errors other than 133020, e.g. SQLITE_BUSY escaping the busy timeout.
+        var otherErrors: [String] = []
+        /// Reads after a refresh that showed less than this writer had already committed.
+        var staleReadsAfterRefresh = 0
+        /// Counter name → values this writer's successful saves wrote.
+        var committed: [String: [Int64]] = [:]
+        /// Counter name → value this writer read after both writers stopped.
+        var finalView: [String: Int64] = [:]
+    }
+
+    func run() throws {
+        let container = try StressModel.container(path: storePath)
+        let context = container.newBackgroundContext()
+        if mergePolicy == "overwrite" { context.mergePolicy = NSOverwriteMergePolicy }
+        var report = Report(writer: writer)
+        let deadline = Date().addingTimeInterval(seconds)
+        try context.performAndWait {
+            let counters = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
+                .sorted { ($0.value(forKey: "name") as? String ?? "") < ($1.value(forKey: "name") as? String ?? "") }
+            guard counters.count == Self.counterCount else { throw StressFailure("expected \(Self.counterCount) counters, found \(counters.count)") }
+            var lastCommitted = [Int64](repeating: 0, count: counters.count)
+            while Date() < deadline {
+                // One or two counters per save: a two-row save must commit or conflict whole.
+                let first = Int.random(in: 0..<counters.count)
+                let picked = Bool.random() ? [first] : [first, (first + 1) % counters.count]
+                var written: [(Int, Int64)] = []
+                for index in picked {
+                    let counter = counters[index]
+                    if Bool.random() {
+                        context.refresh(counter, mergeChanges: false)
+                        if counter.int64("value") < lastCommitted[index] { report.staleReadsAfterRefresh += 1 }
+                    }
+                    let value = counter.int64("value") + 1
+                    counter.setValue(value, forKey: "value")
+                    counter.setValue("writer \(writer)", forKey: "lastWriter")
+                    written.append((index, value))
+                }
+                do {
+                    try context.save()
+                    report.saves += 1
+                    for (index, value) in written {
+                        report.committed[counters[index].value(forKey: "name") as? String ?? "", default: []].append(value)
+                        lastCommitted[index] = value
+                    }
+                } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSManagedObjectMergeError {
+                    report.conflicts += 1
+                    context.rollback()
+                } catch {
+                    report.otherErrors.append(String(describing: error))
+                    context.rollback()
+                }
+            }
+            try Data().write(to: URL(fileURLWithPath: reportPath + ".done"))
+            if let peerDonePath {
+                _ = waitForFile(peerDonePath, timeout: 60)
+                for counter in counters {
+                    context.refresh(counter, mergeChanges: false)
+                    report.finalView[counter.value(forKey: "name") as? String ?? ""] = counter.int64("value")
+                }
+            }
+        }
+        let data = try JSONEncoder().encode(report)
+        try data.write(to: URL(fileURLWithPath: reportPath))
+    }
+}
+
+/// Polls for a file to exist; false if it did not within `timeout` seconds.
+func waitForFile(_ path: String, timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !FileManager.default.fileExists(atPath: path) {
+        if Date() > deadline { return false }
+        usleep(1_000)
+    }
+    return true
+}

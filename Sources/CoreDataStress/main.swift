@@ -1,0 +1,70 @@
+import CoreData
+
+// A command-line program the reliability tests run as a child process, so they can kill it
+// at any moment, run two of them on one store, or limit its file sizes. See RELIABILITY.md.
+//
+//   CoreDataStress save-batches --store PATH --batch-size N --log PATH [--limit BATCHES]
+//   CoreDataStress interleave --store PATH --seconds S --writer N --report PATH [--peer-done PATH]
+//                             [--merge-policy error|overwrite]
+//   CoreDataStress disk-full --store PATH --report PATH [--objects N] [--payload-bytes B]
+
+struct StressFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `--name value` pairs after the command.
+struct Arguments {
+    private var values: [String: String] = [:]
+
+    init(_ arguments: ArraySlice<String>) throws {
+        var remaining = arguments
+        while let name = remaining.popFirst() {
+            guard name.hasPrefix("--"), let value = remaining.popFirst() else { throw StressFailure("expected --name value, got \(name)") }
+            values[String(name.dropFirst(2))] = value
+        }
+    }
+
+    func string(_ name: String) throws -> String {
+        guard let value = values[name] else { throw StressFailure("missing --\(name)") }
+        return value
+    }
+
+    func int(_ name: String, default defaultValue: Int? = nil) throws -> Int {
+        guard let text = values[name] else {
+            if let defaultValue { return defaultValue }
+            throw StressFailure("missing --\(name)")
+        }
+        guard let value = Int(text) else { throw StressFailure("--\(name) is not an integer: \(text)") }
+        return value
+    }
+
+    func double(_ name: String) throws -> Double {
+        guard let value = Double(try string(name)) else { throw StressFailure("--\(name) is not a number") }
+        return value
+    }
+}
+
+do {
+    let command = CommandLine.arguments.dropFirst().first ?? ""
+    let arguments = try Arguments(CommandLine.arguments.dropFirst(2))
+    switch command {
+    case "save-batches":
+        try SaveBatches(storePath: arguments.string("store"), batchSize: arguments.int("batch-size"),
+                        logPath: arguments.string("log"), limit: arguments.int("limit", default: 0)).run()
+    case "interleave":
+        try Interleave(storePath: arguments.string("store"), seconds: arguments.double("seconds"),
+                       writer: arguments.int("writer"), reportPath: arguments.string("report"),
+                       peerDonePath: try? arguments.string("peer-done"),
+                       mergePolicy: (try? arguments.string("merge-policy")) ?? "error").run()
+    case "disk-full":
+        try DiskFull(storePath: arguments.string("store"), reportPath: arguments.string("report"),
+                     objectCount: arguments.int("objects", default: 40),
+                     payloadBytes: arguments.int("payload-bytes", default: 40_000)).run()
+    default:
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave or disk-full")
+    }
+} catch {
+    FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))
+    exit(1)
+}
