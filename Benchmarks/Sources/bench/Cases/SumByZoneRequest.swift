@@ -1,15 +1,19 @@
 import CoreData
 
-/// The sum-by-zone request. Until `NSExpressionDescription` and aggregate dictionary fetches
-/// land on main, this is the nearest request the library answers: a dictionary fetch of
-/// `zone` and `score`, summed per zone in Swift (the report says so).
+/// The sum-by-zone request, as an app writes it for Core Data: a dictionary-result fetch whose
+/// properties are the zone and an `NSExpressionDescription` for `sum:(score)`, grouped by zone.
 enum SumByZoneRequest {
-    static let usesExpressionDescription = false
+    static let usesExpressionDescription = true
 
     static func make() -> NSFetchRequest<NSDictionary> {
+        let total = NSExpressionDescription()
+        total.name = "total"
+        total.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "score")])
+        total.expressionResultType = .doubleAttributeType
         let request = NSFetchRequest<NSDictionary>(entityName: "Team")
         request.resultType = .dictionaryResultType
-        request.propertiesToFetch = ["zone", "score"]
+        request.propertiesToFetch = ["zone", total]
+        request.propertiesToGroupBy = ["zone"]
         return request
     }
 
@@ -18,7 +22,7 @@ enum SumByZoneRequest {
         var sums: [String: Double] = [:]
         for entry in try context.fetch(request) {
             guard let zone = entry["zone"] as? String else { continue }
-            sums[zone, default: 0] += (entry["score"] as? NSNumber)?.doubleValue ?? 0
+            sums[zone] = (entry["total"] as? NSNumber)?.doubleValue ?? 0
         }
         return sums
     }
