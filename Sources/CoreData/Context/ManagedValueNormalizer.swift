@@ -39,10 +39,25 @@ enum ManagedValueNormalizer {
     }
 
     /// Looks through any number of `Optional` wrappers a generic setter put around a value.
+    ///
+    /// Every `@Managed` setter comes through here twice; a conformance check costs a few hundred
+    /// instructions where building a `Mirror` cost over ten thousand.
     static func unwrapOptional(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let wrapped = mirror.children.first?.value else { return nil }
-        return unwrapOptional(wrapped)
+        guard let optional = value as? any OptionalWrapper else { return value }
+        return optional.wrappedAny.flatMap(unwrapOptional)
+    }
+}
+
+/// `Optional`, seen through `Any`: its wrapped value, if any.
+protocol OptionalWrapper {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalWrapper {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let wrapped): wrapped
+        case .none: nil
+        }
     }
 }
