@@ -82,6 +82,7 @@ enum TableFormat {
 
     static func ratio(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
+        if value > 0 && value < 0.01 { return String(format: "%.1ex", value) }
         return value >= 10 ? String(format: "%.0fx", value) : String(format: "%.2fx", value)
     }
 
