@@ -8,6 +8,7 @@ extension NSManagedObjectContext {
     public func save() throws {
         try performAndWait {
             processPendingChanges()
+            try throwRecordedMisuse()
             guard hasChanges else { return }
             NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
             let inserted = Array(insertedSet)
@@ -40,6 +41,7 @@ extension NSManagedObjectContext {
 
     private func writeToStore() throws {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        try enforceUniquenessConstraints()
         try obtainPermanentIDs(for: Array(insertedSet))
         var attempt = try storeChanges()
         // Another process can commit between resolving a conflict and writing again, so resolve
