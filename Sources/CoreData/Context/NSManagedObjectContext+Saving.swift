@@ -3,8 +3,10 @@
 extension NSManagedObjectContext {
     /// Commits unsaved changes to the parent context or the persistent store.
     ///
-    /// Throws validation errors (several at once as 1560), 133020 for conflicts under
-    /// `NSErrorMergePolicy`, or the store's error; the context's changes are kept in every case.
+    /// Throws misuse recorded since the last save (133010 for relationships across contexts),
+    /// validation errors (several at once as 1560), 133020 for optimistic-locking conflicts and
+    /// 133021 for uniqueness-constraint conflicts under `NSErrorMergePolicy`, or the store's
+    /// error; the context's changes are kept in every case.
     public func save() throws {
         try performAndWait {
             processPendingChanges()

@@ -22,7 +22,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Merge saves of the parent (or, for a top-level context, of sibling contexts on the same
     /// coordinator) into this context automatically, on this context's queue.
     public var automaticallyMergesChangesFromParent = false { didSet { observeSaves() } }
-    /// Seconds a cached row stays fresh; negative means forever.
+    /// Accepted for source compatibility, not honoured beyond the default: there is no shared
+    /// row cache to go stale. Fetches always read the store; a loaded object keeps its values
+    /// until it is refreshed or a merge updates it, whatever the interval.
     public var stalenessInterval: TimeInterval = -1
     public var shouldDeleteInaccessibleFaults = true
     public var retainsRegisteredObjects = false
