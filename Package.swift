@@ -39,6 +39,7 @@ let package = Package(
         example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),
         example("bowties", folder: "BowTies", resources: [.copy("Model/BowTies.xcdatamodeld"), .copy("Resources/SampleData.plist")]),
         example("dogwalk", folder: "DogWalk", resources: [.copy("Model/DogWalk.xcdatamodeld")]),
+        example("bubbletea", folder: "BubbleTeaFinder", resources: [.copy("Model/BubbleTeaFinder.xcdatamodeld"), .copy("Resources/seed.json")]),
         example("worldcup", folder: "WorldCup", resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
         .executableTarget(name: "CoreDataStress", dependencies: ["CoreData"]),
         .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Fixtures")]),

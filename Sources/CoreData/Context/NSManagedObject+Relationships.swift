@@ -9,6 +9,9 @@ extension NSManagedObject {
         return loaded
     }
 
+    // Every change below fires a fault first, as `setToOne` does: firing replaces a fault's
+    // values with its row, so a to-many changed on a fault would silently lose the change.
+
     /// Whether a to-many relationship is still a fault (not yet read).
     func isToManyFault(_ key: String) -> Bool { !(values[key] is ToManyMembers) }
 
@@ -26,6 +29,7 @@ extension NSManagedObject {
 
     func addToMany(_ object: NSManagedObject, forKey key: String, at index: Int?) {
         if refusesExternal(object, forKey: key) { return }
+        fireFaultIfNeeded()
         var members = toManyMembers(forKey: key)
         guard members.insert(object, at: index ?? members.count) else { return }
         values[key] = members
@@ -34,6 +38,7 @@ extension NSManagedObject {
     }
 
     func removeFromToMany(_ object: NSManagedObject, forKey key: String) {
+        fireFaultIfNeeded()
         var members = toManyMembers(forKey: key)
         guard members.remove(object) else { return }
         values[key] = members
@@ -44,6 +49,7 @@ extension NSManagedObject {
     func replaceToMany(forKey key: String, with objects: [NSManagedObject]) {
         // All or nothing: one foreign member leaves the relationship as it was.
         if objects.contains(where: { refusesExternal($0, forKey: key) }) { return }
+        fireFaultIfNeeded()
         let keep = Set(objects.map(ObjectIdentifier.init))
         for old in toManyMembers(forKey: key).objects where !keep.contains(ObjectIdentifier(old)) {
             removeFromToMany(old, forKey: key)
@@ -62,6 +68,7 @@ extension NSManagedObject {
 
     /// Makes `source` appear on this object's side of `inverse`.
     private func link(_ source: NSManagedObject, toInverse inverse: NSRelationshipDescription) {
+        fireFaultIfNeeded()
         if inverse.isToMany {
             var members = toManyMembers(forKey: inverse.name)
             if members.append(source) {
@@ -81,6 +88,7 @@ extension NSManagedObject {
 
     /// Removes `source` from this object's side of `inverse`.
     private func unlink(_ source: NSManagedObject, fromInverse inverse: NSRelationshipDescription) {
+        fireFaultIfNeeded()
         if inverse.isToMany {
             var members = toManyMembers(forKey: inverse.name)
             if members.remove(source) {

@@ -40,6 +40,7 @@ extension NSManagedObjectContext {
             guard let attribute = entity.attributesByName[name] else {
                 throw CoreDataError.misuse("Batch update of \(entity.name ?? ""): no attribute named '\(name)'")
             }
+            if let expression = value as? NSExpression { return try BatchAssignment(expression, for: attribute, in: entity) }
             let normalized = ManagedValueNormalizer.normalize(value, for: attribute)
             if let normalized, !ManagedValueTypeCheck.accepts(normalized, for: attribute) {
                 throw CoreDataError.make(NSManagedObjectValidationError, "Batch update of \(entity.name ?? ""): '\(name)' cannot hold \(value) (\(type(of: value)))")

@@ -99,6 +99,7 @@ extension NSManagedObjectContext {
 extension NSManagedObject {
     /// Removes a member without touching the other side (used while the other side is deleted).
     func removeFromToManyOnly(_ object: NSManagedObject, forKey key: String) {
+        fireFaultIfNeeded()
         var members = toManyMembers(forKey: key)
         guard members.remove(object) else { return }
         values[key] = members

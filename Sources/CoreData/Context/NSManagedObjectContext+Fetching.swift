@@ -96,7 +96,9 @@ extension NSManagedObjectContext {
     private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let pending = request.includesPendingChanges ? pendingObjects(for: fetch) : []
         let objects: [NSManagedObject]
-        if pending.isEmpty {
+        if pending.isEmpty, request.fetchBatchSize > 0 {
+            objects = try batchedObjects(fetch, batchSize: request.fetchBatchSize)
+        } else if pending.isEmpty {
             objects = try upstreamRows(fetch).map {
                 register($0, asFault: request.returnsObjectsAsFaults, refresh: request.shouldRefreshRefetchedObjects)
             }

@@ -99,6 +99,7 @@ extension NSManagedObjectContext {
     /// Reads a fault's values: from rows read ahead, or else from the parent or store.
     func fulfillFault(_ object: NSManagedObject) {
         let objectID = object.objectID
+        if let batch = object.fetchBatch { batch.load(in: self) }
         var row = rowCache.removeValue(forKey: objectID)
         if row == nil { row = try? upstreamRows(for: [objectID])[objectID] }
         if let row {

@@ -85,3 +85,31 @@ import Testing
         #expect(try Data(contentsOf: url) == bytes)
     }
 }
+
+extension ChapterProgramsTests {
+    @Test func bubbleTeaCountsSumsFiltersAndMarksFavouritesInABatch() throws {
+        let store = ["--store", directory.file("BubbleTea.sqlite").path]
+        let run = try ExampleProgram(name: "bubbletea").run([
+            "counts", "deals", "filter walking", "sort distance", "list", "filter bogus", "async", "favorite-all", "favorites",
+        ], arguments: store)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(run.status == 0)
+        for expected in [
+            "$: 27 bubble tea places (count result type)",
+            "$$: 2 bubble tea places (count(for:))",
+            "$$$: 1 bubble tea places (count: expression)",
+            "12 total deals",
+            "filter: walking, 3 venues",
+            "3 venues, filter walking, sorted by distance",
+            "  Mango Cloud Tea | $ | 58 m | 0 deals | 31 tips",
+            "error: unknown filter 'bogus'; try cheap, deals, expensive, moderate, tips, walking, none",
+            "30 venues by asynchronous fetch",
+            "Records updated 30",
+            "30 favourite venues",
+        ] {
+            #expect(lines.contains(expected), "missing line: \(expected)")
+        }
+        let walking = try #require(lines.firstIndex(of: "3 venues, filter walking, sorted by distance"))
+        #expect(lines[walking + 1...walking + 3].map { $0.split(separator: "|")[2] } == [" 58 m ", " 121 m ", " 338 m "])
+    }
+}

@@ -33,6 +33,16 @@ final class QueryTestDatabase {
     ]
 
     init(seed: UInt64) throws {
+        model = Self.makeModel()
+        connection = try SQLiteConnection(path: ":memory:", create: true)
+        try SQLCompiler.registerFunctions(on: connection.rawHandle!)
+        try createTables()
+        var random = SeededGenerator(seed: seed)
+        try populate(&random)
+    }
+
+    /// A fresh copy of the model, for a container of managed objects holding the same data.
+    static func makeModel() -> NSManagedObjectModel {
         let city = NSEntityDescription(name: "City", properties: [
             NSAttributeDescription(name: "name", type: .stringAttributeType),
             NSAttributeDescription(name: "population", type: .integer64AttributeType),
@@ -60,12 +70,7 @@ final class QueryTestDatabase {
             NSAttributeDescription(name: "label", type: .stringAttributeType),
             NSRelationshipDescription(name: "members", destination: "Person", toMany: true, inverse: "groups"),
         ])
-        model = NSManagedObjectModel(entities: [city, person, item, group])
-        connection = try SQLiteConnection(path: ":memory:", create: true)
-        try SQLCompiler.registerFunctions(on: connection.rawHandle!)
-        try createTables()
-        var random = SeededGenerator(seed: seed)
-        try populate(&random)
+        return NSManagedObjectModel(entities: [city, person, item, group])
     }
 
     func entity(_ name: String) -> NSEntityDescription { model.entitiesByName[name]! }

@@ -7,7 +7,13 @@ extension InMemoryStore: BatchExecuting {
             }
             let matches = try fetchRows(fetch)
             for var row in matches {
-                for assignment in assignments { row.values[assignment.attribute.name] = assignment.value }
+                let view = InMemoryRowView(row: row, store: self)
+                for assignment in assignments {
+                    row.values[assignment.attribute.name] = try assignment.expression.map { expression in
+                        // The values the row had before this update, as SQL's UPDATE reads them.
+                        DictionaryValueCoercion.coerce(ConstantValue(any: try PredicateEvaluator.evaluate(expression, view)), to: assignment.attribute.attributeType)
+                    } ?? assignment.value
+                }
                 row.version += 1
                 store(row)
             }

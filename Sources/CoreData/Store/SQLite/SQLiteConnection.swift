@@ -110,7 +110,11 @@ final class SQLiteConnection {
     }
 
     private func bind(_ values: [SQLValue], to statement: OpaquePointer, sql: String) throws {
-        for (offset, value) in values.enumerated() {
+        // The compiler may bind an operand and then drop it (a comparison that can never hold,
+        // such as a string with a number or an unsaved object, compiles to `0`). SQLite rejects
+        // a value past the statement's last placeholder (SQLITE_RANGE), so those are skipped.
+        let placeholders = Int(sqlite3_bind_parameter_count(statement))
+        for (offset, value) in values.prefix(placeholders).enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
             switch value {

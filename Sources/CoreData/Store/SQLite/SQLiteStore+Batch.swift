@@ -11,10 +11,8 @@ extension SQLiteStore: BatchExecuting {
             try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
                 ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
             }
-            let setters = assignments.map { "\(SQLiteSchema.column(for: $0.attribute)) = ?" } + ["Z_OPT = Z_OPT + 1"]
-            let values = try assignments.map { try SQLiteValueCoding.encode($0.value, as: $0.attribute) }
-            try connection.run("UPDATE \(layout.table) SET \(setters.joined(separator: ", ")) WHERE Z_PK IN (\(plan.sql(selecting: "t0.Z_PK")))",
-                               values + plan.bindings)
+            let update = try BatchUpdateStatement(fetch: unsorted, table: layout.table, assignments: assignments)
+            try connection.run(update.sql, update.bindings)
             return ids
         }
     }

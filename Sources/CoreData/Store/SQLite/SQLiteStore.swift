@@ -296,7 +296,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// Runs `body` on the connection, turning SQLite failures into Cocoa errors.
-    private func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         do {
             return try body(try database())
         } catch let error as SQLiteError {

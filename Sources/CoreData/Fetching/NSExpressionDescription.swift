@@ -1,0 +1,33 @@
+/// A computed column of a dictionary fetch: an expression (often an aggregate such as `sum:`)
+/// and the key its value is returned under.
+///
+/// For example:
+/// ```swift
+/// let totalDeals = NSExpressionDescription()
+/// totalDeals.name = "totalDeals"
+/// totalDeals.expression = NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "specialCount")])
+/// totalDeals.expressionResultType = .integer64AttributeType
+/// request.resultType = .dictionaryResultType
+/// request.propertiesToFetch = [totalDeals]
+/// ```
+///
+/// Its type name is written `CoreData.NSExpression` in files that also see Foundation's.
+open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
+    public var expression: NSExpression?
+    /// How the value is returned: `.integer64AttributeType` as an integer `NSNumber`,
+    /// `.dateAttributeType` as a `Date`, ... `.undefinedAttributeType` keeps SQLite's own type.
+    public var expressionResultType: NSAttributeType = .undefinedAttributeType
+
+    public override init() {
+        super.init()
+        isTransient = true
+    }
+
+    override func copyProperty() -> NSPropertyDescription {
+        let copy = NSExpressionDescription()
+        copyCommon(into: copy)
+        copy.expression = expression
+        copy.expressionResultType = expressionResultType
+        return copy
+    }
+}

@@ -1,0 +1,64 @@
+import CoreData
+import Foundation
+import Testing
+
+/// `fetchBatchSize`: results are faults with no row read; touching one reads its whole batch.
+@Suite struct FetchBatchSizeTests {
+    let directory = TemporaryDirectory()
+
+    func container(rows: Int) throws -> NSPersistentContainer {
+        let container = try makeContainer(model: BatchRequestTests.venueModel(), storeURL: directory.file("Batches.sqlite"))
+        let insert = NSBatchInsertRequest(entityName: "Venue", objects: (0..<rows).map { ["name": String(format: "Venue %03d", $0), "tips": $0] })
+        _ = try container.newBackgroundContext().execute(insert)
+        return container
+    }
+
+    func sortedRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
+        request.sortDescriptors = [NSSortDescriptor(key: "tips", ascending: false)]
+        request.fetchBatchSize = batchSize
+        return request
+    }
+
+    @Test func batchedResultsAreFaultsInTheUnbatchedOrder() throws {
+        let container = try container(rows: 120)
+        let context = container.newBackgroundContext()
+        let batched = try context.performAndWait { try context.fetch(sortedRequest(batchSize: 50)) }
+        #expect(batched.count == 120)
+        #expect(context.performAndWait { batched.allSatisfy(\.isFault) })
+        let names = context.performAndWait { batched.map { $0.value(forKey: "name") as? String } }
+        #expect(names == (0..<120).reversed().map { String(format: "Venue %03d", $0) })
+
+        let other = container.newBackgroundContext()
+        let plain = try other.performAndWait { try other.fetch(sortedRequest(batchSize: 0)) }
+        #expect(plain.map(\.objectID) == batched.map(\.objectID))
+    }
+
+    @Test func touchingAnObjectReadsTheRowsOfItsBatchOnly() throws {
+        let container = try container(rows: 120)
+        let context = container.newBackgroundContext()
+        let venues = try context.performAndWait { try context.fetch(sortedRequest(batchSize: 50)) }
+        #expect(context.performAndWait { venues[0].value(forKey: "tips") as? Int } == 119)
+        #expect(context.performAndWait { venues[1].isFault && venues[50].isFault })
+
+        // Change every row behind the context's back: rows already read keep their old values.
+        let bump = NSBatchUpdateRequest(entityName: "Venue")
+        bump.propertiesToUpdate = ["tips": NSExpression(forFunction: "add:to:", arguments: [NSExpression(forKeyPath: "tips"), NSExpression(forConstantValue: 1000)])]
+        _ = try container.newBackgroundContext().execute(bump)
+
+        let tips = context.performAndWait { [1, 49, 50, 99, 100].map { venues[$0].value(forKey: "tips") as? Int } }
+        #expect(tips == [118, 70, 1069, 1020, 1019], "the first batch was read with object 0; later batches when first touched")
+    }
+
+    @Test func unsavedChangesFallBackToAFullFetchWithTheSameResults() throws {
+        let container = try container(rows: 60)
+        let context = container.newBackgroundContext()
+        let results = try context.performAndWait {
+            let extra = NSManagedObject(entity: container.managedObjectModel.entitiesByName["Venue"]!, insertInto: context)
+            extra.setValue("Venue new", forKey: "name")
+            extra.setValue(1000, forKey: "tips")
+            return try context.fetch(sortedRequest(batchSize: 10)).map { $0.value(forKey: "tips") as? Int }
+        }
+        #expect(results == [1000] + (0..<60).reversed().map { $0 })
+    }
+}
