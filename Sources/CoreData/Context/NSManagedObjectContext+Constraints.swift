@@ -30,6 +30,8 @@ extension NSManagedObjectContext {
 
     /// Finds and resolves constraint conflicts among the changes about to be written.
     func enforceUniquenessConstraints() throws {
+        // Most models declare none: skip looking at every saved object.
+        guard persistentStoreCoordinator?.managedObjectModel.entities.contains(where: { !$0.uniquenessConstraints.isEmpty }) == true else { return }
         let policy = (mergePolicy as? NSMergePolicy)?.mergeType ?? .errorMergePolicyType
         // Resolving can undo an edit back into another collision, so look again a few times.
         for _ in 0..<4 {

@@ -69,6 +69,22 @@ import Testing
         #expect(details.count == 2 && details.allSatisfy { $0.code == NSManagedObjectExternalRelationshipError })
     }
 
+    @Test func anOrderedToManyAcrossContextsIsRefused() throws {
+        let container = try makeContainer(model: TestModels.dogWalk(), storeURL: directory.file("Walks.sqlite"))
+        let first = container.newBackgroundContext()
+        let second = container.newBackgroundContext()
+        let walk = first.performAndWait { Walk(context: first) }
+        second.performAndWait {
+            let dog = Dog(context: second)
+            let walks = dog.mutableOrderedSetValue(forKey: "walks")
+            walks.add(walk)
+            #expect(walks.count == 0)
+            #expect(dog.walks?.count == 0)
+        }
+        first.performAndWait { #expect(walk.dog == nil) }
+        #expect(saveError(second)?.code == NSManagedObjectExternalRelationshipError)
+    }
+
     @Test func insertingAnotherContextsObjectDoesNotTrapAndSaveThrows() throws {
         let (_, first, second) = try twoContexts()
         let object = first.performAndWait { first.insertPerson("Owned by first") }
