@@ -112,19 +112,19 @@ import Testing
         var result = WriterResult()
         for round in 1...saves {
             let touched = [(writer + round) % counters, (writer + round + 1) % counters]
-            var objects: [NSManagedObject] = []
+            var edited: [(index: Int, counter: NSManagedObject)] = []
             for index in touched {
                 guard let counter = try? context.existingObject(with: ids[index]) else { continue }
                 if round % 3 == 0 { context.refresh(counter, mergeChanges: false) }
                 counter.setValue(counter.int64("value") + 1, forKey: "value")
                 counter.setValue("w\(writer)", forKey: "lastWriter")
                 counter.setValue(Int64(round), forKey: "lastBatch")
-                objects.append(counter)
+                edited.append((index, counter))
             }
             do {
                 try context.save()
                 result.saves += 1
-                for (index, counter) in zip(touched, objects) {
+                for (index, counter) in edited {
                     result.increments[index] += 1
                     result.written[index].insert(state(counter))
                 }
