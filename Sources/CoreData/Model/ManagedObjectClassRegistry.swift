@@ -10,10 +10,14 @@ final class ManagedObjectClassRegistry: Sendable {
 
     private let classesByName = Mutex<[String: NSManagedObject.Type]>([:])
     private let modulesSeen = Mutex<Set<String>>([ProcessInfo.processInfo.processName])
+    /// Classes already registered: every object's initialiser calls `register`, so the common
+    /// case must not format type names.
+    private let known = Mutex<Set<ObjectIdentifier>>([])
 
     /// Remembers `objectClass` under its bare and module-qualified names.
     func register(_ objectClass: NSManagedObject.Type) {
-        guard objectClass != NSManagedObject.self else { return }
+        guard objectClass != NSManagedObject.self,
+              known.withLock({ $0.insert(ObjectIdentifier(objectClass)).inserted }) else { return }
         let qualified = String(reflecting: objectClass)
         let bare = String(describing: objectClass)
         classesByName.withLock { classes in

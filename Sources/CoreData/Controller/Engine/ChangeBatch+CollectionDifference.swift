@@ -28,6 +28,16 @@ extension ChangeBatch {
                 changes.append(.insert(offset: newOffset, element: mapped, associatedWith: oldOffset))
             }
         }
+        // Removals then insertions, each by offset: the order the difference keeps internally,
+        // so its own validation sorts an already sorted list.
+        changes.sort { lhs, rhs in
+            switch (lhs, rhs) {
+            case let (.remove(left, _, _), .remove(right, _, _)): left < right
+            case let (.insert(left, _, _), .insert(right, _, _)): left < right
+            case (.remove, .insert): true
+            case (.insert, .remove): false
+            }
+        }
         guard let difference = CollectionDifference<Element>(changes) else {
             preconditionFailure("change batch does not form a valid difference")
         }

@@ -13,6 +13,9 @@ extension ResultsSnapshot {
         var looseOld: [Loose] = []
         var looseNew: [Loose] = []
         var steadyRows = [Int](repeating: 0, count: new.sections.count)
+        // Steady rows whose content changed, with both addresses, found during the merge.
+        var steadyEdits: [(id: ID, old: RowAddress, new: RowAddress)] = []
+        let checkContent = !contentChanged.isEmpty
 
         for (oldSection, section) in sections.enumerated() {
             guard let newSection = new.sectionIndexByName[section.name] else {
@@ -23,7 +26,11 @@ extension ResultsSnapshot {
             }
             steadyRows[newSection] = mergeByKey(
                 oldSection, new, newSection,
-                onSteady: { _, _, _ in },
+                onSteady: { id, oldRow, newRow in
+                    if checkContent, contentChanged.contains(id) {
+                        steadyEdits.append((id, RowAddress(section: oldSection, row: oldRow), RowAddress(section: newSection, row: newRow)))
+                    }
+                },
                 onOldOnly: { id, row, gap in
                     looseOld.append(Loose(id: id, address: RowAddress(section: oldSection, row: row), gap: gap))
                 },
@@ -80,13 +87,13 @@ extension ResultsSnapshot {
             })
         var batch = planner.plan(candidates)
 
-        // Steady rows whose content changed stay in place: updates at their old addresses.
-        if !contentChanged.isEmpty {
+        // Steady rows whose content changed stay in place: updates at their old addresses
+        // (unless their section had to be inserted again, which reported them already).
+        if !steadyEdits.isEmpty {
             let reported = Set(batch.objectChanges.map(\.id))
-            for id in contentChanged where !reported.contains(id) {
-                guard let old = address(of: id), let newAddress = new.address(of: id) else { continue }
+            for edit in steadyEdits where !reported.contains(edit.id) {
                 batch.objectChanges.append(.init(
-                    id: id, kind: .update, oldAddress: old, newAddress: newAddress, contentChanged: true))
+                    id: edit.id, kind: .update, oldAddress: edit.old, newAddress: edit.new, contentChanged: true))
             }
             batch.sortForDelivery()
         }
