@@ -16,6 +16,7 @@ extension NSManagedObject {
     func isToManyFault(_ key: String) -> Bool { !(values[key] is ToManyMembers) }
 
     func setToOne(_ newValue: NSManagedObject?, forKey key: String, maintainingInverse: Bool) {
+        if let newValue, refusesExternal(newValue, forKey: key) { return }
         fireFaultIfNeeded()
         let old = values[key] as? NSManagedObject
         guard old !== newValue else { return }
@@ -27,6 +28,7 @@ extension NSManagedObject {
     }
 
     func addToMany(_ object: NSManagedObject, forKey key: String, at index: Int?) {
+        if refusesExternal(object, forKey: key) { return }
         fireFaultIfNeeded()
         var members = toManyMembers(forKey: key)
         guard members.insert(object, at: index ?? members.count) else { return }
@@ -45,6 +47,8 @@ extension NSManagedObject {
     }
 
     func replaceToMany(forKey key: String, with objects: [NSManagedObject]) {
+        // All or nothing: one foreign member leaves the relationship as it was.
+        if objects.contains(where: { refusesExternal($0, forKey: key) }) { return }
         fireFaultIfNeeded()
         let keep = Set(objects.map(ObjectIdentifier.init))
         for old in toManyMembers(forKey: key).objects where !keep.contains(ObjectIdentifier(old)) {

@@ -29,6 +29,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var insertedFlag = false
     var deletedFlag = false
     var faultFlag = false
+    /// When the object was inserted, relative to its context's other inserts: the first of
+    /// several duplicates under a uniqueness constraint is the one that survives.
+    var insertionSerial: UInt64 = 0
     /// The pending batch of a batched fetch this fault's row will be read with.
     var fetchBatch: FetchBatch?
     /// Set on a throwaway instance used to learn which key a Swift key path reads.

@@ -45,7 +45,7 @@ extension NSManagedObjectContext {
     }
 
     /// Replaces one property's value with the stored one, without recording a change.
-    private func take(_ name: String, from row: RowSnapshot, into object: NSManagedObject) {
+    func take(_ name: String, from row: RowSnapshot, into object: NSManagedObject) {
         if let relationship = object.entity.relationshipsByName[name], !relationship.isToMany {
             object.values[name] = (row.values[name] as? NSManagedObjectID).map { self.object(with: $0) }
         } else {

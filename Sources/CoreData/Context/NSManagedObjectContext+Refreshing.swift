@@ -29,6 +29,7 @@ extension NSManagedObjectContext {
 
     /// Empties the change-tracking sets (the objects themselves are dealt with by the caller).
     private func forgetPendingChanges() {
+        forgetRecordedMisuse()
         insertedSet = []
         deletedSet = []
         changedSet = []

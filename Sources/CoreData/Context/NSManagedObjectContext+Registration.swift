@@ -10,10 +10,16 @@ extension NSManagedObjectContext {
             unprocessedDeleted.remove(object)
             return
         }
-        precondition(object.managedObjectContext == nil,
-                     "CoreData: an object belongs to one context; pass its objectID to others")
+        if let owner = object.managedObjectContext {
+            recordMisuse(CoreDataError.misuse(
+                "Cannot insert an object that belongs to another context (\(owner.name ?? "unnamed")); pass its objectID and use object(with:) instead",
+                [NSAffectedObjectsErrorKey: [object]]))
+            return
+        }
         object.managedObjectContext = self
         object.insertedFlag = true
+        insertionCounter += 1
+        object.insertionSerial = insertionCounter
         registered[object.objectID] = object
         insertedSet.insert(object)
         unprocessedInserted.insert(object)
@@ -31,6 +37,12 @@ extension NSManagedObjectContext {
 
     /// Marks an object for deletion; delete rules run at the next `processPendingChanges()`.
     public func delete(_ object: NSManagedObject) {
+        if let owner = object.managedObjectContext, owner !== self {
+            recordMisuse(CoreDataError.misuse(
+                "Cannot delete an object that belongs to another context (\(owner.name ?? "unnamed")); delete it in its own context",
+                [NSAffectedObjectsErrorKey: [object]]))
+            return
+        }
         guard object.managedObjectContext === self, !object.deletedFlag else { return }
         object.fireFaultIfNeeded()
         object.deletedFlag = true
@@ -120,10 +132,14 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         let grouped = Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) })
+        var assigned: [NSManagedObjectID: NSManagedObjectID] = [:]
+        // Children hear of the IDs assigned before a failure too: those IDs stay assigned.
+        defer { propagateToChildren(assigned) }
         for group in grouped.values {
             let keys = try coordinator.allocatePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
                 let permanent = try coordinator.permanentID(for: object.entity, primaryKey: key)
+                assigned[object.objectID] = permanent
                 reassignID(of: object, to: permanent)
             }
         }

@@ -3,11 +3,14 @@
 extension NSManagedObjectContext {
     /// Commits unsaved changes to the parent context or the persistent store.
     ///
-    /// Throws validation errors (several at once as 1560), 133020 for conflicts under
-    /// `NSErrorMergePolicy`, or the store's error; the context's changes are kept in every case.
+    /// Throws misuse recorded since the last save (133010 for relationships across contexts),
+    /// validation errors (several at once as 1560), 133020 for optimistic-locking conflicts and
+    /// 133021 for uniqueness-constraint conflicts under `NSErrorMergePolicy`, or the store's
+    /// error; the context's changes are kept in every case.
     public func save() throws {
         try performAndWait {
             processPendingChanges()
+            try throwRecordedMisuse()
             guard hasChanges else { return }
             NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
             let inserted = Array(insertedSet)
@@ -40,6 +43,7 @@ extension NSManagedObjectContext {
 
     private func writeToStore() throws {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+        try enforceUniquenessConstraints()
         try obtainPermanentIDs(for: Array(insertedSet))
         var attempt = try storeChanges()
         // Another process can commit between resolving a conflict and writing again, so resolve

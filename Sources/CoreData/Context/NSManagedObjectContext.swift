@@ -22,7 +22,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Merge saves of the parent (or, for a top-level context, of sibling contexts on the same
     /// coordinator) into this context automatically, on this context's queue.
     public var automaticallyMergesChangesFromParent = false { didSet { observeSaves() } }
-    /// Seconds a cached row stays fresh; negative means forever.
+    /// Accepted for source compatibility, not honoured beyond the default: there is no shared
+    /// row cache to go stale. Fetches always read the store; a loaded object keeps its values
+    /// until it is refreshed or a merge updates it, whatever the interval.
     public var stalenessInterval: TimeInterval = -1
     public var shouldDeleteInaccessibleFaults = true
     public var retainsRegisteredObjects = false
@@ -54,6 +56,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var unprocessedUpdated: Set<NSManagedObject> = []
     var unprocessedDeleted: Set<NSManagedObject> = []
     var isProcessingScheduled = false
+    var insertionCounter: UInt64 = 0
+    /// Misuse found by calls that cannot throw (relating objects of two contexts), thrown by the
+    /// next `save()`. Locked because the misuse may come from another context's queue.
+    let misuseLock = NSLock()
+    var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
     var rowCache: [NSManagedObjectID: RowSnapshot] = [:]
     private var children: [WeakContext] = []
@@ -129,7 +136,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Runs `block` on the context's queue without blocking the caller, returning its result.
-    public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
+    ///
+    /// Runs on the caller's executor until it hops (`nonisolated(nonsending)`), so that
+    /// `.immediate` from the main actor finds itself on a main-queue context's queue.
+    nonisolated(nonsending) public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
         if schedule == .immediate, isOnQueue {
             let result = try block()
             processPendingChanges()

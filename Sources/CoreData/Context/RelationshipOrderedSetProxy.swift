@@ -26,6 +26,8 @@ final class RelationshipOrderedSetProxy: NSMutableOrderedSet {
     }
     override func insert(_ object: Any, at index: Int) {
         guard let member = object as? NSManagedObject, super.index(of: member) == NSNotFound else { return }
+        // A member of another context is refused (and recorded) before the mirror takes it.
+        if let owner, owner.refusesExternal(member, forKey: key) { return }
         super.insert(member, at: index)
         owner?.addToMany(member, forKey: key, at: index)
     }

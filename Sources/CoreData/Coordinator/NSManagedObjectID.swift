@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A stable, thread-safe identity for a managed object: a temporary identifier until the object's
 /// first save, then the store's primary key.
 ///
@@ -9,8 +11,13 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The store's primary key (Z_PK); nil while the ID is temporary.
     let primaryKey: Int64?
     let storeIdentifier: String?
-    let temporaryIdentifier: UUID?
+    /// Unique within this process; new objects (and every fetched fault, briefly) get one, so it
+    /// is a counter rather than a UUID.
+    let temporaryIdentifier: UInt64?
     private weak var store: NSPersistentStore?
+    private static let temporaryCounter = Atomic<UInt64>(0)
+    /// Distinguishes this process's temporary IDs in URIs.
+    private static let processToken = UUID().uuidString
 
     init(entity: NSEntityDescription, primaryKey: Int64, store: NSPersistentStore) {
         self.entity = entity
@@ -25,7 +32,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         self.primaryKey = nil
         self.storeIdentifier = nil
         self.store = nil
-        self.temporaryIdentifier = UUID()
+        self.temporaryIdentifier = Self.temporaryCounter.add(1, ordering: .relaxed).newValue
     }
 
     public var isTemporaryID: Bool { primaryKey == nil }
@@ -39,7 +46,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         if let primaryKey, let storeIdentifier {
             return URL(string: "x-coredata://\(storeIdentifier)/\(name)/p\(primaryKey)")!
         }
-        return URL(string: "x-coredata:///\(name)/t\(temporaryIdentifier!.uuidString)")!
+        return URL(string: "x-coredata:///\(name)/t\(Self.processToken)-\(temporaryIdentifier ?? 0)")!
     }
 
     public override var description: String { "<NSManagedObjectID \(uriRepresentation().absoluteString)>" }
@@ -79,7 +86,7 @@ extension NSManagedObjectID: Comparable {
             return left != right ? left < right : (lhs.entity.name ?? "") < (rhs.entity.name ?? "")
         case (nil, _?): return false
         case (_?, nil): return true
-        case (nil, nil): return lhs.temporaryIdentifier!.uuidString < rhs.temporaryIdentifier!.uuidString
+        case (nil, nil): return (lhs.temporaryIdentifier ?? 0) < (rhs.temporaryIdentifier ?? 0)
         }
     }
 }

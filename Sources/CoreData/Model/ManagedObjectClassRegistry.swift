@@ -10,15 +10,14 @@ final class ManagedObjectClassRegistry: Sendable {
 
     private let classesByName = Mutex<[String: NSManagedObject.Type]>([:])
     private let modulesSeen = Mutex<Set<String>>([ProcessInfo.processInfo.processName])
-    /// Classes already registered. Every managed object's initialiser registers its class, and
-    /// naming a type (`String(reflecting:)`) costs tens of thousands of instructions, so the
-    /// names are only worked out the first time.
-    private let registered = Mutex<Set<ObjectIdentifier>>([])
+    /// Classes already registered: every object's initialiser calls `register`, so the common
+    /// case must not format type names.
+    private let known = Mutex<Set<ObjectIdentifier>>([])
 
     /// Remembers `objectClass` under its bare and module-qualified names.
     func register(_ objectClass: NSManagedObject.Type) {
         guard objectClass != NSManagedObject.self,
-              !registered.withLock({ $0.contains(ObjectIdentifier(objectClass)) }) else { return }
+              known.withLock({ $0.insert(ObjectIdentifier(objectClass)).inserted }) else { return }
         let qualified = String(reflecting: objectClass)
         let bare = String(describing: objectClass)
         classesByName.withLock { classes in
@@ -28,8 +27,6 @@ final class ManagedObjectClassRegistry: Sendable {
         if let module = qualified.split(separator: ".").first, qualified.contains(".") {
             modulesSeen.withLock { _ = $0.insert(String(module)) }
         }
-        // Marked only once its names are stored, so a class seen as registered is always found.
-        registered.withLock { _ = $0.insert(ObjectIdentifier(objectClass)) }
     }
 
     /// The class to instantiate for `entity`, falling back to `NSManagedObject`.
