@@ -30,10 +30,7 @@ let package = Package(
                 .product(name: "CoreData", package: rootPackage),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchSQLite",
-            ],
-            // A measuring program, not a library: closures captured across queues are confined by
-            // hand (main thread, context queues), as the cases' comments say.
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            ]
         ),
     ]
 )

@@ -7,7 +7,7 @@ func allCases(_ options: Options) -> [BenchmarkCase] {
     [
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
         .batchUpdate, .batchDelete, .controllerFetch, .controllerChange, .controllerMerge,
-        .memory(options),
+        .predicateEvaluation, .memory(options),
     ]
 }
 

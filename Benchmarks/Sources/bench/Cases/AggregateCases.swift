@@ -4,7 +4,7 @@ import GRDB
 
 extension BenchmarkCase {
     /// COUNT with a predicate.
-    static let count = BenchmarkCase(
+    nonisolated(unsafe) static let count = BenchmarkCase(
         id: "count",
         title: "count with predicate",
         explanation: "Counts the teams matching `wins >= 500 AND zone != 'Zone 03'` (`count(for:)`; `SELECT COUNT(*)` elsewhere).",
@@ -64,7 +64,7 @@ extension BenchmarkCase {
     }
 
     /// SUM(score) grouped by zone, as dictionaries.
-    static let sumByZone = BenchmarkCase(
+    nonisolated(unsafe) static let sumByZone = BenchmarkCase(
         id: "sum-by-zone",
         title: "sum grouped by zone",
         explanation: "Sums `score` per zone: a dictionary-result fetch with an `NSExpressionDescription` for `sum:(score)` and `propertiesToGroupBy = [zone]` (32 rows out); `GROUP BY` elsewhere.",

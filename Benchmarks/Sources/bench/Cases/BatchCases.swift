@@ -4,7 +4,7 @@ import GRDB
 
 extension BenchmarkCase {
     /// One attribute of every row set in the store, without loading objects.
-    static let batchUpdate = BenchmarkCase(
+    nonisolated(unsafe) static let batchUpdate = BenchmarkCase(
         id: "batch-update",
         title: "batch update, one attribute",
         explanation: "Sets `wins` of every team to a constant with `NSBatchUpdateRequest` (status only); elsewhere one `UPDATE ... SET ZWINS = ?, Z_OPT = Z_OPT + 1`, the same work including Core Data's version bump.",
@@ -57,7 +57,7 @@ extension BenchmarkCase {
     }
 
     /// Every row deleted in the store, on a freshly filled file each repetition.
-    static let batchDelete = BenchmarkCase(
+    nonisolated(unsafe) static let batchDelete = BenchmarkCase(
         id: "batch-delete",
         title: "batch delete, all rows",
         explanation: "Deletes every team with `NSBatchDeleteRequest` on a request for the entity; elsewhere `DELETE FROM ZTEAM` (each repetition on a freshly filled file).",

@@ -69,7 +69,7 @@ func floorSectionedKeys(_ statement: OpaquePointer) -> (keys: [Int64], sectionSt
 
 extension BenchmarkCase {
     /// `performFetch` with sections against a plain fetch of the same request.
-    static let controllerFetch = BenchmarkCase(
+    nonisolated(unsafe) static let controllerFetch = BenchmarkCase(
         id: "frc-fetch",
         title: "controller performFetch, 32 sections",
         explanation: "`NSFetchedResultsController.performFetch()` on every team sorted by zone and name with `sectionNameKeyPath: \"zone\"` (32 sections), against a plain `fetch` of the same request (faults) in a fresh context.",
@@ -110,7 +110,7 @@ extension BenchmarkCase {
     }
 
     /// One object edited and saved while a controller watches every row.
-    static let controllerChange = BenchmarkCase(
+    nonisolated(unsafe) static let controllerChange = BenchmarkCase(
         id: "frc-change",
         title: "controller, one object edited and saved",
         explanation: "With a sectioned controller over every team, renames one team so that it moves to the top of its section, saves, and stops at `controllerDidChangeContent`; compared with refetching the request and diffing old and new results.",
@@ -172,7 +172,7 @@ extension BenchmarkCase {
     }
 
     /// A background save of 10,000 new objects merged into a watched view context.
-    static let controllerMerge = BenchmarkCase(
+    nonisolated(unsafe) static let controllerMerge = BenchmarkCase(
         id: "frc-merge",
         title: "merge 10k-object save into watched context",
         explanation: "A background context inserts 10,000 teams and saves; the time is `mergeChanges(fromContextDidSave:)` on the view context up to the controller's `controllerDidChangeContent` (10,000 inserts reported), against refetching the request and diffing.",
@@ -189,8 +189,8 @@ extension BenchmarkCase {
                 let view = CoreDataStack.context(container)
                 let (controller, delegate) = try sectionedController(view)
                 let background = container.newBackgroundContext()
-                var saved: Notification?
-                let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background, queue: nil) { saved = $0 }
+                let received = NotificationBox()
+                let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background, queue: nil) { received.store($0) }
                 try background.performAndWait {
                     for index in rows..<(rows + merged) {
                         let team = Team(context: background)
@@ -203,7 +203,7 @@ extension BenchmarkCase {
                     try background.save()
                 }
                 NotificationCenter.default.removeObserver(observer)
-                guard let saved else { throw BenchError("frc-merge: no did-save notification") }
+                guard let saved = received.notification else { throw BenchError("frc-merge: no did-save notification") }
                 let start = Stopwatch.nanoseconds()
                 view.mergeChanges(fromContextDidSave: saved)
                 let returned = Stopwatch.nanoseconds()
@@ -245,4 +245,13 @@ extension BenchmarkCase {
             },
         ]
     }
+}
+
+/// The did-save notification, handed from the saving queue to the measuring thread.
+private final class NotificationBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Notification?
+
+    func store(_ notification: Notification) { lock.withLock { stored = notification } }
+    var notification: Notification? { lock.withLock { stored } }
 }

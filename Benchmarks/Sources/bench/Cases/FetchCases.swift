@@ -29,7 +29,7 @@ func checksum(name: String, zone: String, wins: Int32, score: Double, date: Doub
 
 extension BenchmarkCase {
     /// Every row as a fully materialised object, every attribute read.
-    static let fetchObjects = BenchmarkCase(
+    nonisolated(unsafe) static let fetchObjects = BenchmarkCase(
         id: "fetch-objects",
         title: "fetch all, materialised",
         explanation: "Fetches every team as a fully materialised object (`returnsObjectsAsFaults = false`; GRDB and the floor build Swift values) and reads all five attributes of each.",
@@ -87,7 +87,7 @@ extension BenchmarkCase {
     }
 
     /// Faults, then one attribute touched on each; against fetching the keys alone.
-    static let fetchFaults = BenchmarkCase(
+    nonisolated(unsafe) static let fetchFaults = BenchmarkCase(
         id: "fetch-faults",
         title: "fetch faults, touch one attribute",
         explanation: "Fetches every team as a fault (the default) and then reads `wins` of each, firing every fault; the floor and GRDB fetch the primary keys alone.",
@@ -140,7 +140,7 @@ extension BenchmarkCase {
     }
 
     /// A predicate and two sort keys, run by SQLite.
-    static let fetchFiltered = BenchmarkCase(
+    nonisolated(unsafe) static let fetchFiltered = BenchmarkCase(
         id: "fetch-filtered",
         title: "fetch, predicate + 2 sort keys",
         explanation: "Fetches the teams with `wins >= 500 AND zone != 'Zone 03'` (about half) sorted by zone then score descending, materialised, and reads one attribute of each.",

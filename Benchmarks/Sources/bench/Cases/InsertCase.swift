@@ -4,7 +4,7 @@ import GRDB
 
 extension BenchmarkCase {
     /// Inserting every team and saving, in one transaction, into a fresh file each repetition.
-    static let insert = BenchmarkCase(
+    nonisolated(unsafe) static let insert = BenchmarkCase(
         id: "insert",
         title: "insert + save",
         explanation: "Creates every team (five attributes) and saves them in one transaction into a new, empty store file.",

@@ -43,6 +43,9 @@ struct Target {
 }
 
 /// A benchmark: the same work done several ways on fresh temporary files.
+///
+/// Cases are declared as `nonisolated(unsafe) static let`s: the program builds and runs them on
+/// its main thread only, one after another.
 struct BenchmarkCase {
     let id: String
     let title: String

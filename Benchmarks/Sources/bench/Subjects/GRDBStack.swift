@@ -33,7 +33,7 @@ struct TeamRecord: Codable, FetchableRecord, PersistableRecord {
 /// Read-only column selection for fetches (Z_ENT and Z_OPT are not read, as in the floor).
 struct TeamReadRecord: Decodable, FetchableRecord, TableRecord {
     static let databaseTableName = TeamSQL.table
-    static let databaseSelection: [any SQLSelectable] = [
+    nonisolated(unsafe) static let databaseSelection: [any SQLSelectable] = [
         Column("Z_PK"), Column("ZNAME"), Column("ZZONE"), Column("ZWINS"), Column("ZSCORE"), Column("ZDATE"),
     ]
 
