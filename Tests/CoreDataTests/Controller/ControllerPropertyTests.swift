@@ -21,7 +21,7 @@ import Testing
         // filtered request cannot be right; the shape runs as soon as the store does.
         let storeSorts = StoreCapabilities.sortsAndLimits(NSInMemoryStoreType)
         if shape == .filteredByWins, !storeSorts { return }
-        var random = ChangeBatchRandomSource(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         let container = try worldCupContainer()
         let context = container.viewContext
         let request = worldCupRequest()

@@ -45,7 +45,7 @@ import Testing
             let data = try ManagedQueryDataSet(db.rows, storeType: storeType, storeURL: storeURL(storeType, "saved-\(seed)"))
             let people = db.rows["Person"]!
             let serials = Self.serials(people)
-            var random = SeededGenerator(seed: seed &* 53 &+ 3)
+            var random = SplitMix64(seed: seed &* 53 &+ 3)
             for _ in 0..<Self.casesPerSeed {
                 let generated = QueryCases.predicate(&random, db.rows)
                 let sort = Self.sortDescriptors(&random)
@@ -65,10 +65,10 @@ import Testing
         for seed in Self.seeds {
             let db = try QueryTestDatabase(seed: seed)
             let savedPeople = Dictionary(uniqueKeysWithValues: db.rows["Person"]!.map { ($0.primaryKey, $0) })
-            var random = SeededGenerator(seed: seed &* 97 &+ 5)
+            var random = SplitMix64(seed: seed &* 97 &+ 5)
             for changeSet in 0..<Self.changeSetsPerSeed {
                 let data = try ManagedQueryDataSet(db.rows, storeType: storeType, storeURL: storeURL(storeType, "pending-\(seed)-\(changeSet)"))
-                let changes = PendingQueryChanges(data, saved: db.rows, seed: random.nextValue())
+                let changes = PendingQueryChanges(data, saved: db.rows, seed: random.next())
                 expectContextHolds(changes, data, "\(storeType) store, seed \(seed), change set \(changeSet)")
                 let people = changes.current["Person"]!
                 let judged = people.map { changes.changedPeople.contains($0.primaryKey) ? $0 : savedPeople[$0.primaryKey]! }
@@ -106,7 +106,7 @@ import Testing
 
     /// `QueryCases`' sorts, which end on the unique `serial`; one in four loses that tie-break
     /// and is then compared as a set.
-    static func sortDescriptors(_ random: inout SeededGenerator) -> [NSSortDescriptor] {
+    static func sortDescriptors(_ random: inout SplitMix64) -> [NSSortDescriptor] {
         var sort = QueryCases.sortDescriptors(&random)
         if random.next(below: 4) == 0 { sort.removeLast() }
         return sort

@@ -24,7 +24,7 @@ import Foundation
     private var all: [String: [Row]]
     private var deleted: Set<Int64> = []
     private var movedItems: Set<Int64> = []
-    private var random: SeededGenerator
+    private var random: SplitMix64
     private var nextKey: Int64 = 100_000
     private var nextSerial: Int64 = 1_000
 
@@ -34,7 +34,7 @@ import Foundation
     init(_ data: ManagedQueryDataSet, saved: [String: [Row]], seed: UInt64) {
         self.data = data
         self.all = Self.copy(saved)
-        self.random = SeededGenerator(seed: seed)
+        self.random = SplitMix64(seed: seed)
         makeDeletes()
         data.context.processPendingChanges()
         makeEdits()

@@ -26,7 +26,7 @@ import Testing
     @Test func mutatedFormatStringsNeverTrap() throws {
         let seconds = Double(ProcessInfo.processInfo.environment["PREDICATE_FUZZ_SECONDS"] ?? "") ?? 2
         let seed = UInt64(ProcessInfo.processInfo.environment["PREDICATE_FUZZ_SEED"] ?? "") ?? 12345
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let db = try QueryTestDatabase(seed: seed)
         let people = db.rows["Person"]!
         let deadline = Date().addingTimeInterval(seconds)

@@ -103,11 +103,11 @@ enum QueryCases {
     static let likePatterns = ["*e*", "?bc", "É*", "*", "a\\\\*c", "item ?", "*日*", "*'*", "a%b", "a_b"]
     static let regexPatterns = ["[a-z]+", ".*e.*", "item \\\\d+", "(?i)abc", ".*", "[^a-z]*", "a.c"]
 
-    static func stringConstant(_ random: inout SeededGenerator) -> String {
+    static func stringConstant(_ random: inout SplitMix64) -> String {
         random.next(below: 6) == 0 ? random.pick(["e", "E", "a", "item", "ß", "'", "%", "_", "\u{0}"]) : random.pick(QueryTestDatabase.strings)
     }
 
-    static func atom(_ random: inout SeededGenerator, _ rows: [String: [Row]]) -> Case {
+    static func atom(_ random: inout SplitMix64, _ rows: [String: [Row]]) -> Case {
         switch random.next(below: 16) {
         case 0, 1:
             let key = random.pick(["age", "score", "home.population", "serial"])
@@ -232,7 +232,7 @@ enum QueryCases {
         }
     }
 
-    static func predicate(_ random: inout SeededGenerator, _ rows: [String: [Row]], depth: Int = 0) -> Case {
+    static func predicate(_ random: inout SplitMix64, _ rows: [String: [Row]], depth: Int = 0) -> Case {
         guard depth < 3, random.next(below: 3) == 0 else { return atom(&random, rows) }
         let left = predicate(&random, rows, depth: depth + 1)
         switch random.next(below: 3) {
@@ -247,7 +247,7 @@ enum QueryCases {
         }
     }
 
-    static func sortDescriptors(_ random: inout SeededGenerator) -> [NSSortDescriptor] {
+    static func sortDescriptors(_ random: inout SplitMix64) -> [NSSortDescriptor] {
         let keys = ["name", "nick", "age", "score", "born", "active", "home.name", "home.population"]
         var descriptors = (0..<random.next(below: 3)).map { _ in
             NSSortDescriptor(key: random.pick(keys), ascending: random.next(below: 2) == 0,

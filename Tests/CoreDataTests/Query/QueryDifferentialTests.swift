@@ -11,7 +11,7 @@ import Testing
     @Test(arguments: [UInt64(20_261_122), 7])
     func sqlEvaluatorAndReferenceAgree(seed: UInt64) throws {
         let db = try QueryTestDatabase(seed: seed)
-        var random = SeededGenerator(seed: seed &* 31 &+ 1)
+        var random = SplitMix64(seed: seed &* 31 &+ 1)
         let people = db.rows["Person"]!
         var disagreements = 0
         for _ in 0..<5_000 {

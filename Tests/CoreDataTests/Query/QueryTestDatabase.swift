@@ -37,7 +37,7 @@ final class QueryTestDatabase {
         connection = try SQLiteConnection(path: ":memory:", create: true)
         try SQLCompiler.registerFunctions(on: connection.rawHandle!)
         try createTables()
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         try populate(&random)
     }
 
@@ -123,7 +123,7 @@ final class QueryTestDatabase {
         }
     }
 
-    private func populate(_ random: inout SeededGenerator) throws {
+    private func populate(_ random: inout SplitMix64) throws {
         var nextKey: Int64 = 1
         func make(_ entity: String) -> QueryTestRow {
             defer { nextKey += 1 }
@@ -192,19 +192,8 @@ final class QueryTestDatabase {
     }
 }
 
-/// SplitMix64: deterministic across runs and platforms.
-struct SeededGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func nextValue() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(nextValue() % UInt64(max(bound, 1))) }
+/// Drawing test data from the shared seeded generator.
+extension SplitMix64 {
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
     mutating func pick<T>(_ options: [T]) -> T { options[next(below: options.count)] }
 }

@@ -20,8 +20,8 @@ import Testing
 
     @Test func killedWhileSavingKeepsExactlyTheReturnedSaves() throws {
         let kills = environmentInt("CORE_DATA_KILLS", default: 200)
-        let seed = SplitMixGenerator.seedFromEnvironment()
-        var random = SplitMixGenerator(seed: seed)
+        let seed = SplitMix64.seedFromEnvironment()
+        var random = SplitMix64(seed: seed)
         var totals = (kills: 0, savedBatches: Int64(0), inFlightKept: 0, beforeStore: 0, exitedEarly: 0)
         var failures: [String] = []
         var storeIndex = 0
@@ -153,8 +153,8 @@ import Testing
 @Suite(.serialized) struct StoreCreationKillTests {
     @Test func killedWhileCreatingTheStoreLeavesNoFileOrAWholeStore() throws {
         let kills = max(environmentInt("CORE_DATA_KILLS", default: 200) / 5, 20)
-        let seed = SplitMixGenerator.seedFromEnvironment()
-        var random = SplitMixGenerator(seed: seed)
+        let seed = SplitMix64.seedFromEnvironment()
+        var random = SplitMix64(seed: seed)
         var failures: [String] = []
         var (noFile, wholeStore) = (0, 0)
         // How long creating a store takes here, from its first file to the finished store, so

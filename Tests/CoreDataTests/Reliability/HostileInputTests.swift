@@ -14,7 +14,7 @@ import Testing
 
     /// Builds URI strings from pieces near the valid form and from mutations of valid URIs.
     struct URIGenerator {
-        var random: SplitMixGenerator
+        var random: SplitMix64
         let validURIs: [String]
         let storeIdentifier: String
 
@@ -56,7 +56,7 @@ import Testing
 
     @Test func objectURIsFromAnywhereNeverCrashAndOnlyNameExistingObjects() throws {
         let cases = environmentInt("CORE_DATA_FUZZ_CASES", default: 20_000)
-        let seed = SplitMixGenerator.seedFromEnvironment()
+        let seed = SplitMix64.seedFromEnvironment()
         let container = try makeContainer(model: TestModels.library(), storeURL: directory.file("URIs.sqlite"))
         let coordinator = container.persistentStoreCoordinator
         let context = container.newBackgroundContext()
@@ -74,7 +74,7 @@ import Testing
             return titles
         }
         let store = try #require(coordinator.persistentStores.first)
-        var generator = URIGenerator(random: SplitMixGenerator(seed: seed), validURIs: stored.keys.map { $0.uriRepresentation().absoluteString },
+        var generator = URIGenerator(random: SplitMix64(seed: seed), validURIs: stored.keys.map { $0.uriRepresentation().absoluteString },
                                      storeIdentifier: store.identifier)
         var (notURLs, rejected, resolved, existing) = (0, 0, 0, 0)
         var failures: [String] = []
@@ -142,7 +142,7 @@ import Testing
 
     static func awkwardStrings() -> [(String, String)] {
         let invalidUTF8 = Data([0x61, 0xFF, 0xFE, 0xC0, 0x80, 0xED, 0xA0, 0x80, 0xF4, 0x90, 0x80, 0x80, 0x62])
-        var random = SplitMixGenerator(seed: 42)
+        var random = SplitMix64(seed: 42)
         let scalars: [Unicode.Scalar] = ["a", "\u{0}", "'", "\"", "%", "\u{301}", "é", "🙂", "\u{FFFD}", "\n", "\u{202E}", "€"]
         let tenMegabytes = String(String.UnicodeScalarView((0..<(10 << 20) / 2).map { _ in scalars.randomElement(using: &random)! }))
         return [

@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: EngineLayout.allCases)
     func incrementalAndFullDiffsReplayToFreshSort(layout: EngineLayout) throws {
-        var random = ChangeBatchRandomSource(seed: Self.seed)
+        var random = SplitMix64(seed: Self.seed)
         var batches = 0
         for walk in 0..<30 {
             var items: [Int: EngineItem] = [:]

@@ -1,20 +1,5 @@
 @testable import CoreData
 
-/// A seeded generator, so a failing property run can be replayed from its printed seed.
-struct ChangeBatchRandomSource: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A three-part sort key compared lexicographically.
 struct EngineTripleKey: Comparable, CustomStringConvertible {

@@ -64,21 +64,8 @@ enum StoreInspection {
     }
 }
 
-/// A small reproducible random source (SplitMix64): a failing run prints its seed, and
-/// `CORE_DATA_SEED=<seed>` replays it.
-struct SplitMixGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// A failing reliability run prints its seed, and `CORE_DATA_SEED=<seed>` replays it.
+extension SplitMix64 {
     /// The seed from `CORE_DATA_SEED`, or a fresh one.
     static func seedFromEnvironment() -> UInt64 {
         ProcessInfo.processInfo.environment["CORE_DATA_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
