@@ -6,7 +6,7 @@ import Foundation
 func allCases(_ options: Options) -> [BenchmarkCase] {
     [
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
-        .batchUpdate, .batchDelete, .controllerFetch, .controllerChange, .controllerMerge,
+        .batchUpdate, .batchDelete, .controllerFetch, .controllerCache, .controllerChange, .controllerMerge,
         .predicateEvaluation, .memory(options),
     ]
 }
