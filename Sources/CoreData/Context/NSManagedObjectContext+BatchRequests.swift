@@ -51,11 +51,12 @@ extension NSManagedObjectContext {
         var fetch = StoreFetch(entity: entity)
         fetch.predicate = request.predicate
         fetch.includesSubentities = request.includesSubentities
-        let ids = try batchStore(for: entity).batchUpdate(fetch, assignments: assignments)
+        let outcome = try batchStore(for: entity).batchUpdate(
+            fetch, assignments: assignments, returningObjectIDs: request.resultType == .updatedObjectIDsResultType)
         switch request.resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: request.resultType)
-        case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: ids, resultType: request.resultType)
-        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: ids.count, resultType: request.resultType)
+        case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: outcome.objectIDs, resultType: request.resultType)
+        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: outcome.count, resultType: request.resultType)
         }
     }
 

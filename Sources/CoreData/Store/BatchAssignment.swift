@@ -11,10 +11,18 @@ struct BatchAssignment {
 
 /// A store that runs batch requests itself, each in one transaction.
 protocol BatchExecuting {
-    /// Sets attributes of every row `fetch` matches; returns the rows changed.
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment]) throws -> [NSManagedObjectID]
+    /// Sets attributes of every row `fetch` matches; returns how many rows changed and, only
+    /// when asked (reading them costs a pass over the rows), which.
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome
     /// Deletes rows, cascading and nullifying as the model's rules say.
     func batchDelete(_ ids: [NSManagedObjectID]) throws
     /// Inserts complete rows (already keyed).
     func batchInsert(_ rows: [RowSnapshot]) throws
+}
+
+/// What a batch update changed.
+struct BatchUpdateOutcome {
+    let count: Int
+    /// Empty unless the caller asked for them.
+    let objectIDs: [NSManagedObjectID]
 }

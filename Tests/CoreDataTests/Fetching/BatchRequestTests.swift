@@ -154,3 +154,38 @@ final class CompletionBox: @unchecked Sendable {
         throw CancellationError()
     }
 }
+
+extension BatchRequestTests {
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func countsHonourPredicateLimitAndOffset(storeType: String) throws {
+        let container = try container(storeType)
+        _ = try insertVenues(30, into: container)
+        let context = container.newBackgroundContext()
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
+        request.predicate = NSPredicate(format: "tips >= 10")
+        #expect(try context.count(for: request) == 20)
+        request.fetchLimit = 5
+        #expect(try context.count(for: request) == 5)
+        request.fetchOffset = 18
+        #expect(try context.count(for: request) == 2)
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func statusAndCountBatchUpdatesChangeRowsWithoutReportingIDs(storeType: String) throws {
+        let container = try container(storeType)
+        _ = try insertVenues(12, into: container)
+        let context = container.newBackgroundContext()
+        let counted = NSBatchUpdateRequest(entityName: "Venue")
+        counted.predicate = NSPredicate(format: "tips < 4")
+        counted.propertiesToUpdate = ["favorite": true]
+        counted.resultType = .updatedObjectsCountResultType
+        #expect((try context.execute(counted) as? NSBatchUpdateResult)?.result as? Int == 4)
+        let status = NSBatchUpdateRequest(entityName: "Venue")
+        status.predicate = NSPredicate(format: "tips >= 10")
+        status.propertiesToUpdate = ["favorite": true]
+        #expect((try context.execute(status) as? NSBatchUpdateResult)?.result as? Bool == true)
+        let favourites = NSFetchRequest<NSManagedObject>(entityName: "Venue")
+        favourites.predicate = NSPredicate(format: "favorite == YES")
+        #expect(try context.count(for: favourites) == 6)
+    }
+}

@@ -1,6 +1,6 @@
 /// Batch requests over the in-memory rows, all-or-nothing like the SQLite store's.
 extension InMemoryStore: BatchExecuting {
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment]) throws -> [NSManagedObjectID] {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
         try locked {
             for assignment in assignments where assignment.value != nil && !ManagedValueTypeCheck.accepts(assignment.value!, for: assignment.attribute) {
                 throw CoreDataError.make(NSManagedObjectValidationError, "\(assignment.attribute.name) cannot hold \(assignment.value!)")
@@ -17,7 +17,7 @@ extension InMemoryStore: BatchExecuting {
                 row.version += 1
                 store(row)
             }
-            return matches.map(\.objectID)
+            return BatchUpdateOutcome(count: matches.count, objectIDs: returningObjectIDs ? matches.map(\.objectID) : [])
         }
     }
 

@@ -4,13 +4,15 @@ struct SQLiteFetchPlan {
     private let compiler: SQLCompiler
     private let whereClause: String
     private let orderClause: String
+    private let isPaged: Bool
 
     init(fetch: StoreFetch, layout: SQLiteTableLayout) throws {
         compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities)
         whereClause = try compiler.whereClause(for: fetch.predicate?.parsedTree())
         let order = try compiler.orderByClause(for: fetch.sortDescriptors)
         var orderClause = order.isEmpty ? "t0.Z_PK" : order + ", t0.Z_PK"
-        if fetch.limit > 0 || fetch.offset > 0 {
+        isPaged = fetch.limit > 0 || fetch.offset > 0
+        if isPaged {
             let limit = compiler.bind(.integer(fetch.limit > 0 ? Int64(fetch.limit) : -1))
             orderClause += " LIMIT \(limit) OFFSET \(compiler.bind(.integer(Int64(fetch.offset))))"
         }
@@ -18,6 +20,14 @@ struct SQLiteFetchPlan {
     }
 
     var bindings: [SQLValue] { compiler.bindings }
+
+    /// The number of rows the fetch returns. Without paging, order does not matter, so the
+    /// count runs as a plain `SELECT COUNT(*)` with no sort or subquery.
+    var countSQL: String {
+        isPaged
+            ? "SELECT COUNT(*) FROM (\(sql(selecting: "t0.Z_PK")))"
+            : "SELECT COUNT(*) FROM \(compiler.fromClause) WHERE \(whereClause)"
+    }
 
     func sql(selecting columns: String) -> String {
         "SELECT \(columns) FROM \(compiler.fromClause) WHERE \(whereClause) ORDER BY \(orderClause)"

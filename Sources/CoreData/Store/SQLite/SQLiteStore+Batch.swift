@@ -1,19 +1,21 @@
 /// Batch requests run as single SQL statements inside one transaction, so a failure leaves the
 /// store unchanged and no object is loaded.
 extension SQLiteStore: BatchExecuting {
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment]) throws -> [NSManagedObjectID] {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
         try writeTransaction { connection in
             var unsorted = fetch
             unsorted.sortDescriptors = []
             let layout = tableLayout(for: fetch.entity)
-            let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)
             var ids: [NSManagedObjectID] = []
-            try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
-                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
+            if returningObjectIDs {
+                let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)
+                try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                    ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
+                }
             }
             let update = try BatchUpdateStatement(fetch: unsorted, table: layout.table, assignments: assignments)
-            try connection.run(update.sql, update.bindings)
-            return ids
+            let changed = try connection.run(update.sql, update.bindings)
+            return BatchUpdateOutcome(count: changed, objectIDs: ids)
         }
     }
 

@@ -209,7 +209,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
             var total = 0
             try run { connection in
-                if case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM (\(plan.sql(selecting: "t0.Z_PK")))", plan.bindings) {
+                if case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) {
                     total = Int(count)
                 }
             }
