@@ -62,9 +62,14 @@ extension NSManagedObjectContext {
 
     /// IDs matching `fetch`, in order, with this context's unsaved changes folded in.
     func matchingObjectIDs(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> [NSManagedObjectID] {
+        Array(try matchingObjectIDList(fetch, includesPendingChanges: includesPendingChanges))
+    }
+
+    /// The same IDs compactly: a store's keys when no unsaved change bears on the fetch.
+    func matchingObjectIDList(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> ObjectIDList {
         let pending = includesPendingChanges ? pendingObjects(for: fetch) : []
-        if pending.isEmpty { return try upstreamObjectIDs(fetch) }
-        return try mergedWithPendingChanges(fetch, pending: pending).map(\.objectID)
+        if pending.isEmpty { return try upstreamObjectIDList(fetch) }
+        return ObjectIDList(try mergedWithPendingChanges(fetch, pending: pending).map(\.objectID))
     }
 
     private func count(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> Int {
@@ -129,7 +134,7 @@ extension NSManagedObjectContext {
 
     /// Reads the destinations of `keyPaths` for all `objects` at once, instead of one fault at a
     /// time as each is touched.
-    private func prefetch(_ keyPaths: [String], for objects: [NSManagedObject]) throws {
+    func prefetch(_ keyPaths: [String], for objects: [NSManagedObject]) throws {
         for keyPath in keyPaths {
             var level = objects
             for key in keyPath.split(separator: ".").map(String.init) {

@@ -2,11 +2,16 @@
 /// unsaved changes) or, for a top-level context, the persistent store coordinator.
 extension NSManagedObjectContext {
     func upstreamObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        Array(try upstreamObjectIDList(fetch))
+    }
+
+    /// The same IDs compactly: a store's list makes no `NSManagedObjectID` until one is read.
+    func upstreamObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         if let parent {
-            return try parent.performAndWait { try parent.matchingObjectIDs(fetch, includesPendingChanges: true) }
+            return ObjectIDList(try parent.performAndWait { try parent.matchingObjectIDs(fetch, includesPendingChanges: true) })
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchObjectIDs(fetch)
+        return try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch)
     }
 
     /// Rows for a fetch in one pass: a top-level context reads IDs and values in one query.

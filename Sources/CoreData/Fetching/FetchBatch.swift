@@ -6,8 +6,8 @@ final class FetchBatch {
     /// Emptied once read, so a batch holds its IDs only while it is pending.
     private var ids: [NSManagedObjectID]
 
-    init(_ ids: ArraySlice<NSManagedObjectID>) {
-        self.ids = Array(ids)
+    init(_ ids: [NSManagedObjectID]) {
+        self.ids = ids
     }
 
     /// Reads the rows of the members that are still faults into the context's row cache, where
@@ -35,18 +35,22 @@ extension NSManagedObjectContext {
     /// Used when the context has no unsaved changes that could affect the fetch; otherwise the
     /// result must be re-judged in memory and is read whole.
     func batchedObjects(_ fetch: StoreFetch, batchSize: Int) throws -> [NSManagedObject] {
-        let ids = try upstreamObjectIDs(fetch)
+        let ids = try upstreamObjectIDList(fetch)
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(ids.count)
         for start in stride(from: 0, to: ids.count, by: batchSize) {
-            let members = ids[start..<min(start + batchSize, ids.count)]
-            let batch = FetchBatch(members)
-            for id in members {
-                let object = self.object(with: id)
-                if object.faultFlag, rowCache[id] == nil { object.fetchBatch = batch }
-                objects.append(object)
-            }
+            objects += batchFaults(for: ids[start..<min(start + batchSize, ids.count)])
         }
         return objects
+    }
+
+    /// The objects for `ids`, those whose rows are not at hand made faults of one batch.
+    func batchFaults(for ids: some Collection<NSManagedObjectID>) -> [NSManagedObject] {
+        let batch = FetchBatch(Array(ids))
+        return ids.map { id in
+            let object = self.object(with: id)
+            if object.faultFlag, rowCache[id] == nil { object.fetchBatch = batch }
+            return object
+        }
     }
 }

@@ -48,6 +48,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     func load(model: NSManagedObjectModel) throws { try abstract() }
     func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] { try abstract() }
     func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] { try abstract() }
+    /// The same IDs, compactly; a store that can read keys without making IDs overrides it.
+    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList { ObjectIDList(try fetchObjectIDs(fetch)) }
     func count(_ fetch: StoreFetch) throws -> Int { try abstract() }
     /// The rows for `ids`, missing ones left out (deleted elsewhere).
     func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] { try abstract() }

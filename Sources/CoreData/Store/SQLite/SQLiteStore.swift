@@ -189,16 +189,20 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
+        Array(try fetchObjectIDList(fetch))
+    }
+
+    override func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         try locked {
             let layout = layout(for: fetch.entity)
             let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
-            var ids: [NSManagedObjectID] = []
+            var ids = ObjectIDListBuilder(store: self)
             try run { connection in
                 try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
-                    ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
+                    ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
                 }
             }
-            return ids
+            return ids.build()
         }
     }
 
