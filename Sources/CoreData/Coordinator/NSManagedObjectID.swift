@@ -8,32 +8,48 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     // Immutable after creation, so sharing across threads is safe; the entity description is only
     // read, never mutated, once its model is in use.
     public let entity: NSEntityDescription
-    /// The store's primary key (Z_PK); nil while the ID is temporary.
-    let primaryKey: Int64?
-    let storeIdentifier: String?
-    /// Unique within this process; new objects (and every fetched fault, briefly) get one, so it
-    /// is a counter rather than a UUID.
-    let temporaryIdentifier: UInt64?
-    private weak var store: NSPersistentStore?
+    /// One stored key a row: a result of a million rows holds a million IDs, so the ID keeps
+    /// just the entity, the key and the store (48 bytes).
+    private let identity: Identity
+    /// Strong, so an ID keeps its store's identifier for equality and URIs after the store is
+    /// removed; a removed store holds no files or connections.
+    private let store: NSPersistentStore?
     private static let temporaryCounter = Atomic<UInt64>(0)
     /// Distinguishes this process's temporary IDs in URIs.
     private static let processToken = UUID().uuidString
 
+    private enum Identity {
+        /// The store's primary key (Z_PK).
+        case stored(Int64)
+        /// Unique within this process; new objects (and every fetched fault, briefly) get one,
+        /// so it is a counter rather than a UUID.
+        case temporary(UInt64)
+    }
+
     init(entity: NSEntityDescription, primaryKey: Int64, store: NSPersistentStore) {
         self.entity = entity
-        self.primaryKey = primaryKey
-        self.storeIdentifier = store.identifier
+        self.identity = .stored(primaryKey)
         self.store = store
-        self.temporaryIdentifier = nil
     }
 
     init(temporaryFor entity: NSEntityDescription) {
         self.entity = entity
-        self.primaryKey = nil
-        self.storeIdentifier = nil
+        self.identity = .temporary(Self.temporaryCounter.add(1, ordering: .relaxed).newValue)
         self.store = nil
-        self.temporaryIdentifier = Self.temporaryCounter.add(1, ordering: .relaxed).newValue
     }
+
+    /// The store's primary key (Z_PK); nil while the ID is temporary.
+    var primaryKey: Int64? {
+        if case .stored(let key) = identity { return key }
+        return nil
+    }
+
+    private var temporaryIdentifier: UInt64? {
+        if case .temporary(let identifier) = identity { return identifier }
+        return nil
+    }
+
+    private var storeIdentifier: String? { store?.identifier }
 
     public var isTemporaryID: Bool { primaryKey == nil }
 

@@ -45,8 +45,10 @@ extension NSManagedObjectContext {
     }
 
     /// The objects for `ids`, those whose rows are not at hand made faults of one batch.
-    func batchFaults(for ids: some Collection<NSManagedObjectID>) -> [NSManagedObject] {
-        let batch = FetchBatch(Array(ids))
+    func batchFaults(for members: some Collection<NSManagedObjectID>) -> [NSManagedObject] {
+        // Made once: an `ObjectIDList` makes a new ID each time one is read.
+        let ids = Array(members)
+        let batch = FetchBatch(ids)
         return ids.map { id in
             let object = self.object(with: id)
             if object.faultFlag, rowCache[id] == nil { object.fetchBatch = batch }
