@@ -41,7 +41,12 @@ extension NSManagedObject {
 
     /// Follows a dotted key path; a to-many step gathers the values of its members.
     public func value(forKeyPath keyPath: String) -> Any? {
-        Self.value(of: self, along: keyPath.split(separator: ".").map(String.init)[...])
+        value(alongKeys: keyPath.split(separator: ".").map(String.init)[...])
+    }
+
+    /// `value(forKeyPath:)` with the path already split, for callers that read one path often.
+    func value(alongKeys keys: ArraySlice<String>) -> Any? {
+        Self.value(of: self, along: keys)
     }
 
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
@@ -67,10 +72,10 @@ extension NSManagedObject {
         if key == "@count" {
             return (object as? NSSet)?.count ?? (object as? NSOrderedSet)?.count ?? (object as? [Any])?.count
         }
+        if let object = object as? NSManagedObject { return value(of: object.value(forKey: key), along: rest) }
         if let members = (object as? NSSet)?.allObjects ?? (object as? NSOrderedSet)?.array {
             return NSSet(array: members.compactMap { value(of: $0, along: keys) })
         }
-        if let object = object as? NSManagedObject { return value(of: object.value(forKey: key), along: rest) }
         if let dictionary = object as? [String: Any] { return value(of: dictionary[key], along: rest) }
         return nil
     }
@@ -90,8 +95,9 @@ extension NSManagedObject {
     /// The stored value without access notifications; to-many relationships as `NSSet`.
     public func primitiveValue(forKey key: String) -> Any? {
         fireFaultIfNeeded()
-        if let members = values[key] as? ToManyMembers { return NSSet(array: members.objects) }
-        return values[key]
+        let value = values[key]
+        if let members = value as? ToManyMembers { return NSSet(array: members.objects) }
+        return value
     }
 
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {

@@ -57,7 +57,7 @@ extension FetchedResultsState {
 
     /// Runs `request` and arranges its objects into a snapshot.
     func fetchSnapshot(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> Snapshot {
-        let results = try context.fetch(request)
+        let results = try context.fetch(loadingRequest(for: request))
         var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
         rows.reserveCapacity(results.count)
         for (position, result) in results.enumerated() {
@@ -75,6 +75,17 @@ extension FetchedResultsState {
             rows.sort { order.areInIncreasingOrder($0.key, $1.key) }
         }
         return Snapshot(sortedRows: rows, areInIncreasingOrder: order.areInIncreasingOrder)
+    }
+
+    /// The request to fetch with. Reading every object's sort keys or section name fires every
+    /// fault, so when the controller reads them it fetches objects with their values, in one
+    /// query, instead of faults (and batches of faults, each read by a query of its own).
+    private func loadingRequest(for request: NSFetchRequest<NSFetchRequestResult>) -> NSFetchRequest<NSFetchRequestResult> {
+        guard ordering.isIncremental || sectionNaming.keyPath != nil else { return request }
+        let loading = request.copyRequest(as: NSFetchRequestResult.self)
+        loading.returnsObjectsAsFaults = false
+        loading.fetchBatchSize = 0
+        return loading
     }
 
     /// Subscribes to the context's change and save notifications, once.

@@ -14,6 +14,8 @@ struct ResultSortKey {
 struct ResultOrdering {
     private struct Step {
         let key: String
+        /// `key` split at its dots once, as it is read for every object.
+        let keys: [String]
         let selector: SortSelector
         let ascending: Bool
     }
@@ -34,7 +36,8 @@ struct ResultOrdering {
                 incremental = false
                 break
             }
-            steps.append(Step(key: sortKey.key, selector: selector, ascending: descriptor.ascending))
+            steps.append(Step(key: sortKey.key, keys: sortKey.key.split(separator: ".").map(String.init),
+                              selector: selector, ascending: descriptor.ascending))
         }
         self.steps = incremental ? steps : []
         isIncremental = incremental
@@ -46,7 +49,7 @@ struct ResultOrdering {
     /// Reads `object`'s sort values now.
     func key(for object: NSManagedObject) -> ResultSortKey {
         ResultSortKey(
-            values: steps.map { ConstantValue(any: object.value(forKeyPath: $0.key)) },
+            values: steps.map { ConstantValue(any: object.value(alongKeys: $0.keys[...])) },
             tieBreak: object.objectID)
     }
 

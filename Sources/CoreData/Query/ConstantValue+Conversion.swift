@@ -12,7 +12,11 @@ extension ConstantValue {
             self = number is NSDecimalNumber ? .decimal(number.decimalValue) : ConstantValue(number: number)
             return
         }
+        // Strings and dates first: they are the common sort and section keys, and every failed
+        // cast before the matching case costs a runtime type search.
         switch value {
+        case let value as String: self = .string(value)
+        case let value as Date: self = .date(value)
         case is NSNull: self = .null
         case let value as ConstantValue: self = value
         case let value as Bool: self = .bool(value)
@@ -29,10 +33,8 @@ extension ConstantValue {
         case let value as Double: self = .double(value)
         case let value as Float: self = .double(Double(value))
         case let value as Decimal: self = .decimal(value)
-        case let value as String: self = .string(value)
         case let value as Substring: self = .string(String(value))
         case let value as Character: self = .string(String(value))
-        case let value as Date: self = .date(value)
         case let value as Data: self = .data(value)
         case let value as UUID: self = .uuid(value)
         case let value as URL: self = .url(value)
