@@ -3,7 +3,7 @@
 /// and booleans, `Decimal` for decimals, Foundation value types otherwise.
 enum ManagedValueNormalizer {
     static func normalize(_ value: Any?, for attribute: NSAttributeDescription) -> Any? {
-        guard let value = value.flatMap(unwrapOptional), !(value is NSNull) else { return nil }
+        guard let value = unwrapOptional(value), !(value is NSNull) else { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
             if let number = value as? NSNumber, !(value is Double) && !(value is Float) { return NSNumber(value: number.int64Value) }
@@ -29,35 +29,12 @@ enum ManagedValueNormalizer {
 
     /// The members of a value given for a to-many relationship, in order.
     static func objects(in value: Any?) -> [NSManagedObject] {
-        switch value.flatMap(unwrapOptional) {
+        switch unwrapOptional(value) {
         case let set as NSOrderedSet: set.array.compactMap { $0 as? NSManagedObject }
         case let set as NSSet: set.allObjects.compactMap { $0 as? NSManagedObject }
         case let array as [Any]: array.compactMap { $0 as? NSManagedObject }
         case let set as Set<NSManagedObject>: Array(set)
         default: []
-        }
-    }
-
-    /// Looks through any number of `Optional` wrappers a generic setter put around a value.
-    ///
-    /// Every `@Managed` setter comes through here twice; a conformance check costs a few hundred
-    /// instructions where building a `Mirror` cost over ten thousand.
-    static func unwrapOptional(_ value: Any) -> Any? {
-        guard let optional = value as? any OptionalWrapper else { return value }
-        return optional.wrappedAny.flatMap(unwrapOptional)
-    }
-}
-
-/// `Optional`, seen through `Any`: its wrapped value, if any.
-protocol OptionalWrapper {
-    var wrappedAny: Any? { get }
-}
-
-extension Optional: OptionalWrapper {
-    var wrappedAny: Any? {
-        switch self {
-        case .some(let wrapped): wrapped
-        case .none: nil
         }
     }
 }

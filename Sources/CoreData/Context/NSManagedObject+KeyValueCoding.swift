@@ -121,7 +121,7 @@ extension NSManagedObject {
     }
 
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
-        setValue(Optional<Any>.some(newValue).flatMap(ManagedValueNormalizer.unwrapOptional), forKey: key)
+        setValue(unwrapOptional(newValue), forKey: key)
     }
 
     // MARK: Change bookkeeping

@@ -77,15 +77,14 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         return temporaryIdentifier != nil && temporaryIdentifier == other.temporaryIdentifier
     }
 
+    /// The key alone: equal IDs have equal keys, and hashing the entity's name too would cost a
+    /// string hash on every dictionary look-up. Rows of different entities sharing a key
+    /// number only share a bucket.
     public override var hash: Int {
-        var hasher = Hasher()
-        if let primaryKey {
-            hasher.combine(primaryKey)
-            hasher.combine(entity.rootEntity.name)
-        } else {
-            hasher.combine(temporaryIdentifier)
+        switch identity {
+        case .stored(let key): key.hashValue
+        case .temporary(let identifier): identifier.hashValue
         }
-        return hasher.finalize()
     }
 
     public func copy(with zone: NSZone? = nil) -> Any { self }

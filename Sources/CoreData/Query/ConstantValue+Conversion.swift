@@ -5,6 +5,12 @@
 extension ConstantValue {
     /// Normalises `value`; collections are not constants (see `collectionElements(of:)`).
     init(any value: Any?) {
+        // Strings first, before looking through optionals (a cast sees through them too): they
+        // are the common sort and section keys, and each check below costs a runtime search.
+        if let string = value as? String {
+            self = .string(string)
+            return
+        }
         guard let value = unwrapOptional(value) else { self = .null; return }
         // Real NSNumber objects first: on Linux `NSNumber(value: 1) as? Bool` succeeds, so the
         // Swift-type cases below would misread them.
@@ -12,10 +18,7 @@ extension ConstantValue {
             self = number is NSDecimalNumber ? .decimal(number.decimalValue) : ConstantValue(number: number)
             return
         }
-        // Strings and dates first: they are the common sort and section keys, and every failed
-        // cast before the matching case costs a runtime type search.
         switch value {
-        case let value as String: self = .string(value)
         case let value as Date: self = .date(value)
         case is NSNull: self = .null
         case let value as ConstantValue: self = value
@@ -78,22 +81,6 @@ extension ConstantValue {
         case .object(let value): value.value
         }
     }
-}
-
-/// `Optional<Optional<T>>` and friends arrive boxed in `Any`; look through them (a protocol
-/// cast, much cheaper than `Mirror` on this hot path).
-func unwrapOptional(_ value: Any?) -> Any? {
-    guard let value else { return nil }
-    guard let optional = value as? any OptionalBox else { return value }
-    return unwrapOptional(optional.boxedValue)
-}
-
-protocol OptionalBox {
-    var boxedValue: Any? { get }
-}
-
-extension Optional: OptionalBox {
-    var boxedValue: Any? { self.map { $0 as Any } }
 }
 
 /// The members of an array, set or ordered set; nil if `value` is not a collection.

@@ -3,6 +3,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var connection: SQLiteConnection?
     private var layouts: [String: SQLiteTableLayout] = [:]
     private var entitiesByNumber: [Int: NSEntityDescription] = [:]
+    /// By entity number (Z_ENT), as rows name their entity.
+    private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
 
     init(url: URL, configurationName: String?, options: [AnyHashable: Any]?) {
@@ -17,6 +19,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             for entity in model.entities {
                 entitiesByNumber[entity.entityNumber] = entity
                 if entity.superentity == nil { layouts[entity.name ?? ""] = SQLiteTableLayout(root: entity) }
+            }
+            for entity in model.entities {
+                rowDecoders[entity.entityNumber] = SQLiteRowDecoder(entity: entity, layout: layout(for: entity))
             }
             let path = storeURL.path
             if !FileManager.default.fileExists(atPath: path) {
@@ -181,7 +186,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             var rows: [RowSnapshot] = []
             try run { connection in
                 try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
-                    rows.append(try decodeRow(row, layout: layout))
+                    rows.append(try decodeRow(row))
                 }
             }
             return rows
@@ -234,7 +239,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
                         let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                         let sql = "SELECT \(layout.selectList) FROM \(layout.table) t0 WHERE t0.Z_PK IN (\(placeholders))"
                         try connection.query(sql, chunk.map { .integer($0.primaryKey!) }) { row in
-                            let snapshot = try decodeRow(row, layout: layout)
+                            let snapshot = try decodeRow(row)
                             result[snapshot.objectID] = snapshot
                         }
                     }
@@ -270,24 +275,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         entitiesByNumber[Int(number)] ?? fallback
     }
 
-    private func decodeRow(_ row: SQLiteRow, layout: SQLiteTableLayout) throws -> RowSnapshot {
-        let pk = row.int64(at: 0)
-        let entity = entitiesByNumber[Int(row.int64(at: 1))]!
-        let properties = entity.propertiesByName
-        var values: [String: Any] = [:]
-        for (offset, column) in layout.columns.enumerated() {
-            // Columns of sibling entities share the table; only this entity's are read.
-            guard let property = properties[column.property.name] else { continue }
-            let index = Int32(offset + 3)
-            if let attribute = property as? NSAttributeDescription {
-                if let value = try SQLiteValueCoding.decode(row, column: index, as: attribute) { values[attribute.name] = value }
-            } else if let relationship = property as? NSRelationshipDescription, !row.isNull(at: index),
-                      let destination = relationship.destinationEntity {
-                let target = try destinationEntity(destination, primaryKey: row.int64(at: index))
-                values[relationship.name] = objectID(for: target, primaryKey: row.int64(at: index))
-            }
-        }
-        return RowSnapshot(objectID: objectID(for: entity, primaryKey: pk), version: row.int64(at: 2), values: values)
+    private func decodeRow(_ row: SQLiteRow) throws -> RowSnapshot {
+        let decoder = rowDecoders[Int(row.int64(at: 1))]!
+        let values = try decoder.values(of: row, destinationEntity: destinationEntity, objectID: objectID)
+        return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
     }
 
     /// The concrete entity of a to-one destination; only looked up when the destination has
