@@ -356,18 +356,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let values: [SQLValue] = [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
             + (try columnValues(row, layout: layout))
-        try connection.run("INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))", values)
+        try connection.run(layout.insertStatement, values)
     }
 
     private func update(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
-        let assignments = (["Z_OPT"] + layout.columns.map(\.name)).map { "\($0) = ?" }.joined(separator: ", ")
         let values: [SQLValue] = [.integer(row.version)] + (try columnValues(row, layout: layout)) + [.integer(row.objectID.primaryKey!)]
-        try connection.run("UPDATE \(layout.table) SET \(assignments) WHERE Z_PK = ?", values)
+        try connection.run(layout.updateStatement, values)
     }
 
     private func delete(_ objectID: NSManagedObjectID, _ connection: SQLiteConnection) throws {

@@ -6,6 +6,11 @@ struct SQLiteTableLayout {
     let columns: [(name: String, property: NSPropertyDescription)]
     /// Order columns of ordered one-to-many relationships pointing at rows of this table.
     let orderColumns: [String]
+    /// Writes a whole row: Z_PK, Z_ENT, Z_OPT, then `columns`. Built once, as a save runs it
+    /// for every inserted row.
+    let insertStatement: String
+    /// Rewrites a row's Z_OPT and `columns`, then the Z_PK to match.
+    let updateStatement: String
 
     init(root: NSEntityDescription) {
         table = SQLiteSchema.table(for: root)
@@ -31,6 +36,11 @@ struct SQLiteTableLayout {
         }
         self.columns = columns
         self.orderColumns = orderColumns
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
+        let assignments = names.dropFirst(2).map { "\($0) = ?" }.joined(separator: ", ")
+        updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = ?"
     }
 
     /// `CREATE TABLE` for this table.
