@@ -24,8 +24,14 @@ struct BatchUpdateStatement {
         }
         setters.append("Z_OPT = Z_OPT + 1")
         let condition = try compiler.whereClause(for: fetch.predicate?.parsedTree())
-        // The subquery's own t0 shadows the updated row's alias, so WHERE reads the right rows.
-        sql = "UPDATE \(table) AS t0 SET \(setters.joined(separator: ", ")) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(compiler.fromClause) WHERE \(condition))"
+        if compiler.rootScope.joins.isEmpty {
+            // A condition on the row's own columns: one pass over the table.
+            sql = "UPDATE \(table) AS t0 SET \(setters.joined(separator: ", ")) WHERE \(condition)"
+        } else {
+            // Joins need a FROM clause: select the keys in a subquery, whose own t0 shadows the
+            // updated row's alias, so WHERE reads the right rows.
+            sql = "UPDATE \(table) AS t0 SET \(setters.joined(separator: ", ")) WHERE Z_PK IN (SELECT t0.Z_PK FROM \(compiler.fromClause) WHERE \(condition))"
+        }
         bindings = compiler.bindings
     }
 
