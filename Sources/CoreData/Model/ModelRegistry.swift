@@ -12,6 +12,20 @@ final class ModelRegistry: Sendable {
 
     private let models = Mutex<[WeakModel]>([])
 
+    private struct ClassInModel: Hashable {
+        let model: ObjectIdentifier
+        let objectClass: ObjectIdentifier
+    }
+
+    private final class WeakEntity: @unchecked Sendable {
+        weak var entity: NSEntityDescription?
+        init(_ entity: NSEntityDescription) { self.entity = entity }
+    }
+
+    /// Entities found by class: every `Subclass(context:)` looks its entity up, and naming the
+    /// class costs thousands of instructions.
+    private let entitiesByClass = Mutex<[ClassInModel: WeakEntity]>([:])
+
     func add(_ model: NSManagedObjectModel) {
         models.withLock { list in
             list.removeAll { $0.model == nil || $0.model === model }
@@ -30,9 +44,16 @@ final class ModelRegistry: Sendable {
 
     /// The entity in `model` whose class name names `objectClass` (bare or module-qualified).
     static func entity(for objectClass: NSManagedObject.Type, in model: NSManagedObjectModel) -> NSEntityDescription? {
+        let key = ClassInModel(model: ObjectIdentifier(model), objectClass: ObjectIdentifier(objectClass))
+        // The model check guards against a freed model's identifier being reused.
+        if let cached = shared.entitiesByClass.withLock({ $0[key]?.entity }), cached.managedObjectModel === model {
+            return cached
+        }
         let bare = String(describing: objectClass)
         let qualified = String(reflecting: objectClass)
-        return model.entities.first { $0.managedObjectClassName == qualified }
+        let found = model.entities.first { $0.managedObjectClassName == qualified }
             ?? model.entities.first { $0.managedObjectClassName == bare }
+        if let found { shared.entitiesByClass.withLock { $0[key] = WeakEntity(found) } }
+        return found
     }
 }

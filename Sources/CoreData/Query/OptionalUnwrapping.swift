@@ -6,9 +6,18 @@
 /// thousand.
 func unwrapOptional(_ value: Any?) -> Any? {
     guard let value else { return nil }
+    // Objects and the common attribute types are never optionals: a metatype comparison skips
+    // the protocol search.
+    let valueType = type(of: value)
+    if valueType is AnyClass || plainValueTypes.contains(ObjectIdentifier(valueType)) { return value }
     guard let optional = value as? any OptionalBox else { return value }
     return unwrapOptional(optional.boxedValue)
 }
+
+private let plainValueTypes: Set<ObjectIdentifier> = Set([
+    String.self, Int.self, Int16.self, Int32.self, Int64.self, Double.self, Float.self, Bool.self,
+    Date.self, Data.self, UUID.self, URL.self, Decimal.self,
+].map { ObjectIdentifier($0) })
 
 protocol OptionalBox {
     var boxedValue: Any? { get }
