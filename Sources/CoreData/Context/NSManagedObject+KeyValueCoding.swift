@@ -49,6 +49,16 @@ extension NSManagedObject {
         Self.value(of: self, along: keys)
     }
 
+    /// `value(alongKeys:)` that reads an attribute of a fault from the row its fetch left in the
+    /// context, without firing the fault: what a controller does for every fetched object.
+    func valueWithoutFiring(alongKeys keys: ArraySlice<String>) -> Any? {
+        if keys.count == 1, let key = keys.first, faultFlag, entity.attributesByName[key] != nil,
+           let row = managedObjectContext?.rowCache[objectID] {
+            return row.values[key]
+        }
+        return value(alongKeys: keys)
+    }
+
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         var parts = keyPath.split(separator: ".").map(String.init)
         guard let last = parts.popLast() else { return }

@@ -77,13 +77,12 @@ extension FetchedResultsState {
         return Snapshot(sortedRows: rows, areInIncreasingOrder: order.areInIncreasingOrder)
     }
 
-    /// The request to fetch with. Reading every object's sort keys or section name fires every
-    /// fault, so when the controller reads them it fetches objects with their values, in one
-    /// query, instead of faults (and batches of faults, each read by a query of its own).
+    /// The request to fetch with. The controller reads every object's sort keys and section
+    /// name, from the rows the fetch leaves with its faults; batches of faults would instead
+    /// each be read by a query of their own.
     private func loadingRequest(for request: NSFetchRequest<NSFetchRequestResult>) -> NSFetchRequest<NSFetchRequestResult> {
-        guard ordering.isIncremental || sectionNaming.keyPath != nil else { return request }
+        guard request.fetchBatchSize > 0, ordering.isIncremental || sectionNaming.keyPath != nil else { return request }
         let loading = request.copyRequest(as: NSFetchRequestResult.self)
-        loading.returnsObjectsAsFaults = false
         loading.fetchBatchSize = 0
         return loading
     }

@@ -13,7 +13,7 @@ struct SectionNaming {
     /// The section name of `object`: its value's text, or "" for nil (and for no key path).
     func name(for object: NSManagedObject) -> String {
         guard keyPath != nil else { return "" }
-        switch object.value(alongKeys: keys[...]) {
+        switch object.valueWithoutFiring(alongKeys: keys[...]) {
         case nil, is NSNull: return ""
         case let text as String: return text
         case let number as NSNumber: return number.stringValue
