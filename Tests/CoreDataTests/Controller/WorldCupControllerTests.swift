@@ -38,6 +38,24 @@ import Testing
         #expect(controller.indexPath(forObject: uruguay) == IndexPath(row: 31, section: 0))
     }
 
+    @Test(arguments: [0, 5])
+    func sectionsComeFromFetchedRowsWithoutFiringFaults(batchSize: Int) throws {
+        let fresh = container.newBackgroundContext()
+        let (faults, sections) = try fresh.performAndWait {
+            let request = worldCupRequest()
+            request.fetchBatchSize = batchSize
+            let controller = NSFetchedResultsController(
+                fetchRequest: request, managedObjectContext: fresh, sectionNameKeyPath: "qualifyingZone", cacheName: nil)
+            try controller.performFetch()
+            let faults = controller.fetchedObjects?.filter(\.isFault).count
+            let sections = controller.sections?.map { "\($0.name):\($0.numberOfObjects)" }
+            return (faults, sections)
+        }
+        #expect(faults == 32, "reading sort keys and section names left every object a fault")
+        let zones = Dictionary(grouping: ControllerModels.teams, by: \.zone).mapValues(\.count)
+        #expect(sections == zones.keys.sorted().map { "\($0):\(zones[$0]!)" })
+    }
+
     @Test func fetchWithoutSortDescriptorsThrowsAClearError() throws {
         let controller = NSFetchedResultsController(
             fetchRequest: NSFetchRequest<WorldCupTeam>(entityName: "Team"), managedObjectContext: context,
