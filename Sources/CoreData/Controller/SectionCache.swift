@@ -1,10 +1,10 @@
 /// The on-disk section cache behind `cacheName`: a later controller with the same name and an
 /// equal request starts from it without fetching or computing sections.
 ///
-/// The file records the request's signature (entity, predicate, sort descriptors, section key
-/// path, limits, the model's entity version hashes), a stamp of the store files (size and
-/// modification date of the store and its WAL), and every row: object URI, section name and
-/// sort key. A cache is reused only when signature and stamp both match, so a changed request,
+/// The file (`SectionCacheFile`) records the request's signature (entity, predicate, sort
+/// descriptors, section key path, limits, the model's entity version hashes), a stamp of the
+/// store files (size and modification date of the store and its WAL), the sections, and every
+/// row: entity, primary key and sort key. A cache is reused only when signature and stamp both match, so a changed request,
 /// a changed model or any write to the store since the cache was written makes it a miss.
 /// A live controller removes its file at its first change and writes it again when it goes
 /// away, so a crash never leaves a stale cache behind.
@@ -33,7 +33,7 @@ final class SectionCache {
 
     static func fileURL(named name: String) -> URL {
         let safe = name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
-        return directory.appendingPathComponent(String(safe) + "-" + StableHash.digest(name).prefix(4).map { String(format: "%02x", $0) }.joined() + ".json")
+        return directory.appendingPathComponent(String(safe) + "-" + StableHash.digest(name).prefix(4).map { String(format: "%02x", $0) }.joined() + ".cache")
     }
 
     /// Removes the cache named `name`, or every cache when nil.
@@ -59,19 +59,27 @@ final class SectionCache {
         cache.attach(to: context)
         guard ordering.isIncremental,
               let coordinator = context.persistentStoreCoordinator,
+              let store = coordinator.persistentStores.first,
               let data = try? Data(contentsOf: fileURL(named: name)),
-              let file = try? JSONDecoder().decode(CacheFile.self, from: data),
+              let file = SectionCacheFile(decoding: data),
               file.signature == cache.signature,
               let stamp = storeStamp(coordinator), file.storeStamp == stamp
         else { return nil }
+        var entities: [NSEntityDescription] = []
+        for entityName in file.entityNames {
+            guard let entity = coordinator.managedObjectModel.entitiesByName[entityName] else { return nil }
+            entities.append(entity)
+        }
         var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
         rows.reserveCapacity(file.rows.count)
-        for row in file.rows {
-            guard let url = URL(string: row.uri),
-                  let objectID = coordinator.managedObjectID(forURIRepresentation: url)
-            else { return nil }
-            let object = context.object(with: objectID)
-            rows.append((ResultIdentity(object), ResultSortKey(values: row.key.map(\.value), tieBreak: objectID), row.section))
+        var cachedRows = file.rows.makeIterator()
+        for section in file.sections {
+            for _ in 0..<section.count {
+                guard let row = cachedRows.next() else { return nil }
+                let objectID = store.objectID(for: entities[row.entity], primaryKey: row.primaryKey)
+                let object = context.object(with: objectID)
+                rows.append((ResultIdentity(object), ResultSortKey(values: row.key.map(\.value), tieBreak: objectID), section.name))
+            }
         }
         let snapshot = ResultsSnapshot(sortedRows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
         cache.knownStamp = stamp
@@ -84,21 +92,32 @@ final class SectionCache {
                 ?? context?.persistentStoreCoordinator,
               let stamp = Self.storeStamp(coordinator)
         else { return }
-        var rows: [CacheFile.Row] = []
+        var entityNames: [String] = []
+        var entityIndexes: [String: Int] = [:]
+        var sections: [(name: String, count: Int)] = []
+        var rows: [SectionCacheFile.Row] = []
         rows.reserveCapacity(snapshot.count)
         for section in snapshot.sections {
+            sections.append((section.name, section.rows.count))
             for row in section.rows {
                 let objectID = row.id.object.objectID
                 let key = row.key.values.compactMap(CachedValue.init)
-                // Unsaved objects or keys without a JSON form: no cache rather than a wrong one.
-                guard !objectID.isTemporaryID, key.count == row.key.values.count else { return }
-                rows.append(CacheFile.Row(uri: objectID.uriRepresentation().absoluteString, section: section.name, key: key))
+                // Unsaved objects or keys without a stored form: no cache rather than a wrong one.
+                guard let primaryKey = objectID.primaryKey, let entityName = objectID.entity.name,
+                      key.count == row.key.values.count
+                else { return }
+                let entity = entityIndexes[entityName] ?? entityNames.count
+                if entity == entityNames.count {
+                    entityNames.append(entityName)
+                    entityIndexes[entityName] = entity
+                }
+                rows.append(SectionCacheFile.Row(entity: entity, primaryKey: primaryKey, key: key))
             }
         }
-        let file = CacheFile(signature: signature, storeStamp: stamp, rows: rows)
+        let file = SectionCacheFile(signature: signature, storeStamp: stamp, entityNames: entityNames, sections: sections, rows: rows)
         do {
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-            try JSONEncoder().encode(file).write(to: Self.fileURL(named: name), options: .atomic)
+            try file.encoded().write(to: Self.fileURL(named: name), options: .atomic)
             isDirty = false
             knownStamp = stamp
         } catch {
@@ -162,63 +181,5 @@ final class SectionCache {
             }
         }
         return parts.isEmpty ? nil : parts.joined(separator: "|")
-    }
-}
-
-/// The cache file's layout.
-private struct CacheFile: Codable {
-    struct Row: Codable {
-        var uri: String
-        var section: String
-        var key: [CachedValue]
-    }
-
-    var signature: String
-    var storeStamp: String
-    var rows: [Row]
-}
-
-/// A sort value in a form JSON can hold.
-private enum CachedValue: Codable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case double(Double)
-    case decimal(String)
-    case string(String)
-    case date(Double)
-    case data(Data)
-    case uuid(UUID)
-    case url(URL)
-
-    init?(_ value: ConstantValue) {
-        switch value {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .int(let value): self = .int(value)
-        case .double(let value): self = .double(value)
-        case .decimal(let value): self = .decimal("\(value)")
-        case .string(let value): self = .string(value)
-        case .date(let value): self = .date(value.timeIntervalSinceReferenceDate)
-        case .data(let value): self = .data(value)
-        case .uuid(let value): self = .uuid(value)
-        case .url(let value): self = .url(value)
-        case .object: return nil
-        }
-    }
-
-    var value: ConstantValue {
-        switch self {
-        case .null: .null
-        case .bool(let value): .bool(value)
-        case .int(let value): .int(value)
-        case .double(let value): .double(value)
-        case .decimal(let value): Decimal(string: value).map { .decimal($0) } ?? .null
-        case .string(let value): .string(value)
-        case .date(let value): .date(Date(timeIntervalSinceReferenceDate: value))
-        case .data(let value): .data(value)
-        case .uuid(let value): .uuid(value)
-        case .url(let value): .url(value)
-        }
     }
 }

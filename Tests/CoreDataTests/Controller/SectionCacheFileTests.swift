@@ -21,6 +21,34 @@ import Testing
         snapshot.sections.flatMap { $0.rows.map { ($0.id.object as! WorldCupTeam).teamName ?? "" } }
     }
 
+    @Test func everyKindOfSortValueSurvivesTheFileAndDamagedFilesAreRejected() throws {
+        let values: [ConstantValue] = [
+            .null, .bool(true), .int(-42), .double(2.5), .decimal(Decimal(string: "12.345")!), .string("Zoë \"quoted\"\n"),
+            .date(Date(timeIntervalSinceReferenceDate: 123.456)), .data(Data([0, 255, 7])),
+            .uuid(UUID()), .url(URL(string: "https://example.com/a?b=c")!),
+        ]
+        let key = values.compactMap(CachedValue.init)
+        #expect(key.count == values.count)
+        let file = SectionCacheFile(
+            signature: "sig", storeStamp: "stamp", entityNames: ["Team", "Club"],
+            sections: [("A", 2), ("", 1)],
+            rows: [.init(entity: 0, primaryKey: 1, key: key), .init(entity: 1, primaryKey: Int64.max, key: []), .init(entity: 0, primaryKey: 3, key: key)])
+        let data = file.encoded()
+        let read = try #require(SectionCacheFile(decoding: data))
+        #expect(read.signature == "sig" && read.storeStamp == "stamp" && read.entityNames == ["Team", "Club"])
+        #expect(read.sections.map { "\($0.name)=\($0.count)" } == ["A=2", "=1"])
+        #expect(read.rows.map(\.primaryKey) == [1, Int64.max, 3] && read.rows.map(\.entity) == [0, 1, 0])
+        #expect(read.rows[0].key.map(\.value) == values)
+
+        for cut in [0, 7, 8, data.count / 2, data.count - 1] {
+            #expect(SectionCacheFile(decoding: data.prefix(cut)) == nil, "a file cut at \(cut) bytes is rejected")
+        }
+        #expect(SectionCacheFile(decoding: data + [0]) == nil, "trailing bytes are rejected")
+        var flipped = data
+        flipped[8] ^= 0xFF
+        #expect(SectionCacheFile(decoding: flipped) == nil, "a nonsensical length is rejected")
+    }
+
     @Test func aWrittenCacheIsReadBackForTheSameRequestUntilTheStoreChanges() throws {
         defer { SectionCache.delete(named: name) }
         let container = try worldCupContainer(storeURL: directory.file("WorldCup.sqlite"))
