@@ -7,8 +7,11 @@ extension BenchmarkCase {
     nonisolated(unsafe) static let batchUpdate = BenchmarkCase(
         id: "batch-update",
         title: "batch update, one attribute",
-        explanation: "Sets `wins` of every team to a constant with `NSBatchUpdateRequest` (status only); elsewhere one `UPDATE ... SET ZWINS = ?, Z_OPT = Z_OPT + 1`, the same work including Core Data's version bump.",
-        targets: [Target(statement: "batch update within 1.2x of the C floor", subject: "CoreData", base: "C sqlite3", limit: 1.2)]
+        explanation: "Sets `wins` of every team to a constant with `NSBatchUpdateRequest` (status only); elsewhere one `UPDATE ... SET ZWINS = ?, Z_OPT = Z_OPT + 1`, the same work including Core Data's version bump. The reference does it the way a batch update replaces: fetch every team in a fresh context, set `wins` on each, save.",
+        targets: [
+            Target(statement: "batch update within 1.2x of the C floor", subject: "CoreData", base: "C sqlite3", limit: 1.2),
+            Target(statement: "batch update at least 20x faster than fetch-modify-save (time ratio at most 0.05)", subject: "CoreData", base: "CoreData fetch-modify-save", limit: 0.05),
+        ]
     ) { env in
         let url = env.storeURL("batch-update")
         let container = try StoreFiles.populatedStore(url, data: env.data, rows: env.rows)
@@ -27,6 +30,14 @@ extension BenchmarkCase {
                 request.propertiesToUpdate = ["wins": NSNumber(value: nextValue())]
                 request.resultType = .statusOnlyResultType
                 return try Stopwatch.milliseconds { consume(try context.execute(request)) }
+            },
+            Variant(label: "CoreData fetch-modify-save", role: .reference) {
+                let value = nextValue()
+                let fresh = CoreDataStack.context(container)
+                return try Stopwatch.milliseconds {
+                    for team in try fresh.fetch(CoreDataStack.teamRequest()) { team.wins = value }
+                    try fresh.save()
+                }
             },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 let value = nextValue()
