@@ -7,26 +7,12 @@ import Testing
 @Suite struct BatchedFetchResultsTests {
     let directory = TemporaryDirectory()
 
-    func venues(_ rows: Int, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
-        let container = try makeContainer(model: BatchRequestTests.venueModel(), storeURL: directory.file("Lazy.sqlite"), type: type)
-        let insert = NSBatchInsertRequest(entityName: "Venue", objects: (0..<rows).map { ["name": String(format: "Venue %03d", $0), "tips": $0] })
-        _ = try container.newBackgroundContext().execute(insert)
-        return container
-    }
-
-    func byTipsDescending(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
-        request.sortDescriptors = [NSSortDescriptor(key: "tips", ascending: false)]
-        request.fetchBatchSize = batchSize
-        return request
-    }
-
     @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
     func objectsAreMadeOneBatchAtATimeAndAreTheFetchedOnes(storeType: String) throws {
-        let container = try venues(120, type: storeType)
+        let container = try venueContainer(rows: 120, in: directory, type: storeType)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let results = try context.fetchBatched(byTipsDescending(batchSize: 50))
+            let results = try context.fetchBatched(venuesByTipsDescending(batchSize: 50))
             #expect(results.count == 120 && results.batchSize == 50)
             #expect(results.madeBatchCount == 0 && context.registeredObjects.isEmpty, "nothing is made before it is read")
 
@@ -35,7 +21,7 @@ import Testing
             #expect(results[119].value(forKey: "name") as? String == "Venue 000")
             #expect(results.madeBatchCount == 2 && context.registeredObjects.count == 70, "the middle batch is still unmade")
 
-            let fetched = try context.fetch(byTipsDescending(batchSize: 0))
+            let fetched = try context.fetch(venuesByTipsDescending(batchSize: 0))
             #expect(fetched.count == results.count)
             #expect(zip(fetched, results).allSatisfy { $0 === $1 }, "one instance per ID, in the same order")
             #expect(results.map { $0.value(forKey: "tips") as? Int } == (0..<120).reversed().map { $0 })
@@ -43,9 +29,9 @@ import Testing
     }
 
     @Test func aBatchReadsItsRowsWhenFirstTouchedNotWhenFetched() throws {
-        let container = try venues(100)
+        let container = try venueContainer(rows: 100, in: directory)
         let context = container.newBackgroundContext()
-        let results = try context.performAndWait { try context.fetchBatched(byTipsDescending(batchSize: 50)) }
+        let results = try context.performAndWait { try context.fetchBatched(venuesByTipsDescending(batchSize: 50)) }
         #expect(context.performAndWait { results[0].value(forKey: "tips") as? Int } == 99)
 
         let bump = NSBatchUpdateRequest(entityName: "Venue")
@@ -77,38 +63,38 @@ import Testing
     }
 
     @Test func unsavedChangesAreIncluded() throws {
-        let container = try venues(30)
+        let container = try venueContainer(rows: 30, in: directory)
         let context = container.newBackgroundContext()
         let tips = try context.performAndWait {
             let extra = NSManagedObject(entity: container.managedObjectModel.entitiesByName["Venue"]!, insertInto: context)
             extra.setValue("Venue new", forKey: "name")
             extra.setValue(500, forKey: "tips")
-            let highest = byTipsDescending(batchSize: 0)
+            let highest = venuesByTipsDescending(batchSize: 0)
             highest.predicate = NSPredicate(format: "tips == 29")
             context.delete(try context.fetch(highest)[0])
-            return try context.fetchBatched(byTipsDescending(batchSize: 7)).map { $0.value(forKey: "tips") as? Int }
+            return try context.fetchBatched(venuesByTipsDescending(batchSize: 7)).map { $0.value(forKey: "tips") as? Int }
         }
         #expect(tips == [500] + (0..<29).reversed().map { $0 })
     }
 
     @Test func aChildContextSeesItsParentsUnsavedState() throws {
-        let container = try venues(20)
+        let container = try venueContainer(rows: 20, in: directory)
         let parent = container.newBackgroundContext()
         try parent.performAndWait {
-            let first = try parent.fetch(byTipsDescending(batchSize: 0)).first!
+            let first = try parent.fetch(venuesByTipsDescending(batchSize: 0)).first!
             first.setValue(-1, forKey: "tips")
         }
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
-        let tips = try child.performAndWait { try child.fetchBatched(byTipsDescending(batchSize: 6)).map { $0.value(forKey: "tips") as? Int } }
+        let tips = try child.performAndWait { try child.fetchBatched(venuesByTipsDescending(batchSize: 6)).map { $0.value(forKey: "tips") as? Int } }
         #expect(tips == (0..<19).reversed().map { $0 } + [-1])
     }
 
     @Test func objectsComeBackFiredWhenFaultsAreNotWanted() throws {
-        let container = try venues(10)
+        let container = try venueContainer(rows: 10, in: directory)
         let context = container.newBackgroundContext()
         let faults = try context.performAndWait {
-            let request = byTipsDescending(batchSize: 0)
+            let request = venuesByTipsDescending(batchSize: 0)
             request.returnsObjectsAsFaults = false
             let results = try context.fetchBatched(request)
             #expect(results.batchSize == 100, "a batch size of 0 means batches of 100")
@@ -118,7 +104,7 @@ import Testing
     }
 
     @Test func countsDictionariesAndIDsComeBackWhole() throws {
-        let container = try venues(12)
+        let container = try venueContainer(rows: 12, in: directory)
         let context = container.newBackgroundContext()
         let count = NSFetchRequest<NSNumber>(entityName: "Venue")
         count.resultType = .countResultType
@@ -141,7 +127,7 @@ import Testing
     }
 
     @Test func aResultTypeTheEntityCannotProduceThrows() throws {
-        let container = try venues(3)
+        let container = try venueContainer(rows: 3, in: directory)
         let context = container.newBackgroundContext()
         let request = NSFetchRequest<Dog>(entityName: "Venue")
         #expect(throws: NSError.self) { _ = try context.performAndWait { try context.fetchBatched(request) } }

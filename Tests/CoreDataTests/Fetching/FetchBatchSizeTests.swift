@@ -6,38 +6,24 @@ import Testing
 @Suite struct FetchBatchSizeTests {
     let directory = TemporaryDirectory()
 
-    func container(rows: Int) throws -> NSPersistentContainer {
-        let container = try makeContainer(model: BatchRequestTests.venueModel(), storeURL: directory.file("Batches.sqlite"))
-        let insert = NSBatchInsertRequest(entityName: "Venue", objects: (0..<rows).map { ["name": String(format: "Venue %03d", $0), "tips": $0] })
-        _ = try container.newBackgroundContext().execute(insert)
-        return container
-    }
-
-    func sortedRequest(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
-        let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
-        request.sortDescriptors = [NSSortDescriptor(key: "tips", ascending: false)]
-        request.fetchBatchSize = batchSize
-        return request
-    }
-
     @Test func batchedResultsAreFaultsInTheUnbatchedOrder() throws {
-        let container = try container(rows: 120)
+        let container = try venueContainer(rows: 120, in: directory)
         let context = container.newBackgroundContext()
-        let batched = try context.performAndWait { try context.fetch(sortedRequest(batchSize: 50)) }
+        let batched = try context.performAndWait { try context.fetch(venuesByTipsDescending(batchSize: 50)) }
         #expect(batched.count == 120)
         #expect(context.performAndWait { batched.allSatisfy(\.isFault) })
         let names = context.performAndWait { batched.map { $0.value(forKey: "name") as? String } }
         #expect(names == (0..<120).reversed().map { String(format: "Venue %03d", $0) })
 
         let other = container.newBackgroundContext()
-        let plain = try other.performAndWait { try other.fetch(sortedRequest(batchSize: 0)) }
+        let plain = try other.performAndWait { try other.fetch(venuesByTipsDescending(batchSize: 0)) }
         #expect(plain.map(\.objectID) == batched.map(\.objectID))
     }
 
     @Test func touchingAnObjectReadsTheRowsOfItsBatchOnly() throws {
-        let container = try container(rows: 120)
+        let container = try venueContainer(rows: 120, in: directory)
         let context = container.newBackgroundContext()
-        let venues = try context.performAndWait { try context.fetch(sortedRequest(batchSize: 50)) }
+        let venues = try context.performAndWait { try context.fetch(venuesByTipsDescending(batchSize: 50)) }
         #expect(context.performAndWait { venues[0].value(forKey: "tips") as? Int } == 119)
         #expect(context.performAndWait { venues[1].isFault && venues[50].isFault })
 
@@ -51,13 +37,13 @@ import Testing
     }
 
     @Test func unsavedChangesFallBackToAFullFetchWithTheSameResults() throws {
-        let container = try container(rows: 60)
+        let container = try venueContainer(rows: 60, in: directory)
         let context = container.newBackgroundContext()
         let results = try context.performAndWait {
             let extra = NSManagedObject(entity: container.managedObjectModel.entitiesByName["Venue"]!, insertInto: context)
             extra.setValue("Venue new", forKey: "name")
             extra.setValue(1000, forKey: "tips")
-            return try context.fetch(sortedRequest(batchSize: 10)).map { $0.value(forKey: "tips") as? Int }
+            return try context.fetch(venuesByTipsDescending(batchSize: 10)).map { $0.value(forKey: "tips") as? Int }
         }
         #expect(results == [1000] + (0..<60).reversed().map { $0 })
     }

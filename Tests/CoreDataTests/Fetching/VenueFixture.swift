@@ -1,0 +1,19 @@
+import CoreData
+import Foundation
+
+/// A store of `rows` venues named "Venue 000", "Venue 001"... whose tips equal their number,
+/// inserted in one batch.
+func venueContainer(rows: Int, in directory: TemporaryDirectory, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
+    let container = try makeContainer(model: BatchRequestTests.venueModel(), storeURL: directory.file("Venues.sqlite"), type: type)
+    let insert = NSBatchInsertRequest(entityName: "Venue", objects: (0..<rows).map { ["name": String(format: "Venue %03d", $0), "tips": $0] })
+    _ = try container.newBackgroundContext().execute(insert)
+    return container
+}
+
+/// Every venue, most tips first, fetched in batches of `batchSize` (0 for none).
+func venuesByTipsDescending(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
+    let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
+    request.sortDescriptors = [NSSortDescriptor(key: "tips", ascending: false)]
+    request.fetchBatchSize = batchSize
+    return request
+}
