@@ -66,9 +66,7 @@ import Testing
         let container = try venueContainer(rows: 30, in: directory)
         let context = container.newBackgroundContext()
         let tips = try context.performAndWait {
-            let extra = NSManagedObject(entity: container.managedObjectModel.entitiesByName["Venue"]!, insertInto: context)
-            extra.setValue("Venue new", forKey: "name")
-            extra.setValue(500, forKey: "tips")
+            insertVenue(tips: 500, into: context)
             let highest = venuesByTipsDescending(batchSize: 0)
             highest.predicate = NSPredicate(format: "tips == 29")
             context.delete(try context.fetch(highest)[0])

@@ -40,9 +40,7 @@ import Testing
         let container = try venueContainer(rows: 60, in: directory)
         let context = container.newBackgroundContext()
         let results = try context.performAndWait {
-            let extra = NSManagedObject(entity: container.managedObjectModel.entitiesByName["Venue"]!, insertInto: context)
-            extra.setValue("Venue new", forKey: "name")
-            extra.setValue(1000, forKey: "tips")
+            insertVenue(tips: 1000, into: context)
             return try context.fetch(venuesByTipsDescending(batchSize: 10)).map { $0.value(forKey: "tips") as? Int }
         }
         #expect(results == [1000] + (0..<60).reversed().map { $0 })

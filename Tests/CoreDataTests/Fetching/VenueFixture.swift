@@ -17,3 +17,10 @@ func venuesByTipsDescending(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
     request.fetchBatchSize = batchSize
     return request
 }
+
+/// Inserts an unsaved venue named "Venue new" with `tips` into `context`; call on its queue.
+func insertVenue(tips: Int, into context: NSManagedObjectContext) {
+    let venue = NSEntityDescription.insertNewObject(forEntityName: "Venue", into: context)
+    venue.setValue("Venue new", forKey: "name")
+    venue.setValue(tips, forKey: "tips")
+}
