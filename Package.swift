@@ -41,7 +41,8 @@ let package = Package(
         example("dogwalk", folder: "DogWalk", resources: [.copy("Model/DogWalk.xcdatamodeld")]),
         example("bubbletea", folder: "BubbleTeaFinder", resources: [.copy("Model/BubbleTeaFinder.xcdatamodeld"), .copy("Resources/seed.json")]),
         example("worldcup", folder: "WorldCup", resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
-        .executableTarget(name: "CoreDataStress", dependencies: ["CoreData"]),
-        .testTarget(name: "CoreDataTests", dependencies: ["CoreData"], resources: [.copy("Fixtures")]),
+        .target(name: "StressFixtures", dependencies: ["CoreData"]),
+        .executableTarget(name: "CoreDataStress", dependencies: ["CoreData", "StressFixtures"]),
+        .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "StressFixtures"], resources: [.copy("Fixtures")]),
     ]
 )

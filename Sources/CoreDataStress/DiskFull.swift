@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CoreData
+import StressFixtures
 
 /// `disk-full`: saves into a store whose files may not grow (RLIMIT_FSIZE, the way a full disk
 /// refuses writes), then saves again once the limit is lifted, reporting what it saw.
@@ -45,7 +46,7 @@ struct DiskFull {
                 let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
                 item.setValue(Int64(1), forKey: "batch")
                 item.setValue(Int64(serial), forKey: "serial")
-                item.setValue(Self.bigPayload(serial: serial, bytes: payloadBytes), forKey: "payload")
+                item.setValue(StressModel.bigPayload(serial: serial, bytes: payloadBytes), forKey: "payload")
             }
             let limit = Self.largestFileSize(storePath) + 8192
             try Self.setFileSizeLimit(soft: rlim_t(limit))
@@ -70,16 +71,11 @@ struct DiskFull {
             report.reopenedCount = items.count
             report.payloadsIntact = items.allSatisfy { item in
                 let batch = item.int64("batch"), serial = item.int64("serial")
-                let expected = batch == 0 ? StressModel.payload(batch: 0, serial: serial) : Self.bigPayload(serial: Int(serial), bytes: payloadBytes)
+                let expected = batch == 0 ? StressModel.payload(batch: 0, serial: serial) : StressModel.bigPayload(serial: Int(serial), bytes: payloadBytes)
                 return item.value(forKey: "payload") as? String == expected
             }
         }
         try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: reportPath))
-    }
-
-    static func bigPayload(serial: Int, bytes: Int) -> String {
-        let unit = "item \(serial) of a save that does not fit; "
-        return String(String(repeating: unit, count: bytes / unit.utf8.count + 1).prefix(bytes))
     }
 
     /// The largest of the store's files (database, WAL), the point past which writes must fail.

@@ -1,4 +1,5 @@
 import CoreData
+import StressFixtures
 
 /// `interleave`: one of two writers incrementing shared counters in the same store for a fixed
 /// time, recording each increment it committed.

@@ -1,4 +1,5 @@
 import CoreData
+import StressFixtures
 
 /// `save-batches`: saves numbered batches until killed, logging each batch only after its
 /// `save()` returned.
@@ -9,9 +10,6 @@ import CoreData
 /// So in any consistent store: every batch is complete, each counter's value is the number of
 /// batches, and the items' touches add up to the "touches" counter.
 struct SaveBatches {
-    static let counterNames = ["batches-a", "batches-b", "batches-c"]
-    static let touchCounterName = "touches"
-
     let storePath: String
     let batchSize: Int
     let logPath: String
@@ -43,12 +41,12 @@ struct SaveBatches {
                     guard touched.insert(ObjectIdentifier(item)).inserted else { continue }
                     item.setValue(item.int64("touches") + 1, forKey: "touches")
                 }
-                for name in Self.counterNames {
+                for name in StressModel.batchCounterNames {
                     let counter = counters[name]!
                     counter.setValue(counter.int64("value") + 1, forKey: "value")
                     counter.setValue(batch, forKey: "lastBatch")
                 }
-                let touchCounter = counters[Self.touchCounterName]!
+                let touchCounter = counters[StressModel.touchCounterName]!
                 touchCounter.setValue(touchCounter.int64("value") + Int64(touched.count), forKey: "value")
                 touchCounter.setValue(batch, forKey: "lastBatch")
                 try context.save()
@@ -66,7 +64,7 @@ struct SaveBatches {
         for counter in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")) {
             if let name = counter.value(forKey: "name") as? String { byName[name] = counter }
         }
-        let names = Self.counterNames + [Self.touchCounterName]
+        let names = StressModel.batchCounterNames + [StressModel.touchCounterName]
         // All counters come in one save, so finding only some of them means a torn save.
         guard byName.isEmpty || names.allSatisfy({ byName[$0] != nil }) else {
             throw StressFailure("the store holds only the counters \(byName.keys.sorted())")

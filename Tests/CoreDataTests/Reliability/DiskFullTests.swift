@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CoreData
+import StressFixtures
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CoreData
+import StressFixtures
 import Foundation
 import Testing
 

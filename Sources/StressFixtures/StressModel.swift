@@ -1,9 +1,9 @@
 import CoreData
 
-/// The model every stress command uses; `Tests/CoreDataTests/Reliability/Support` declares the
-/// same one, so the tests can open the stores these commands write.
-enum StressModel {
-    static func make() -> NSManagedObjectModel {
+/// The model every stress command uses, and what the reliability tests need to read the stores
+/// those commands write: one library, so the program and the tests cannot drift apart.
+public enum StressModel {
+    public static func make() -> NSManagedObjectModel {
         NSManagedObjectModel(entities: [
             NSEntityDescription(name: "Item", properties: [
                 NSAttributeDescription(name: "batch", type: .integer64AttributeType, optional: false, defaultValue: 0),
@@ -20,8 +20,12 @@ enum StressModel {
         ])
     }
 
+    /// Counters every batch increments, and the one that adds up the items' touches.
+    public static let batchCounterNames = ["batches-a", "batches-b", "batches-c"]
+    public static let touchCounterName = "touches"
+
     /// A loaded container on the SQLite file at `path`, or the load error.
-    static func container(path: String) throws -> NSPersistentContainer {
+    public static func container(path: String) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Stress", managedObjectModel: make())
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
         var loadError: Error?
@@ -31,14 +35,22 @@ enum StressModel {
     }
 
     /// The payload text of item `serial` of batch `batch`, so a reader can check it exactly.
-    static func payload(batch: Int64, serial: Int64) -> String {
+    public static func payload(batch: Int64, serial: Int64) -> String {
         "batch \(batch) item \(serial) " + String(repeating: "·", count: Int(serial % 7) * 10)
+    }
+
+    /// A payload of exactly `bytes` bytes, for saves meant not to fit on a full disk.
+    public static func bigPayload(serial: Int, bytes: Int) -> String {
+        let unit = "item \(serial) of a save that does not fit; "
+        return String(String(repeating: unit, count: bytes / unit.utf8.count + 1).prefix(bytes))
     }
 }
 
 extension NSManagedObject {
     /// An integer attribute as Int64, whatever NSNumber width it was read back as.
-    func int64(_ key: String) -> Int64 {
+    public func int64(_ key: String) -> Int64 {
         (value(forKey: key) as? NSNumber)?.int64Value ?? (value(forKey: key) as? Int64) ?? 0
     }
+
+    public func string(_ key: String) -> String? { value(forKey: key) as? String }
 }
