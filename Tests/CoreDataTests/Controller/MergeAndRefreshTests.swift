@@ -61,24 +61,8 @@ import Testing
         let fresh = try expectedResults(of: worldCupRequest(), in: context)
         #expect(controller.fetchedObjects?.map(\.objectID) == fresh.map(\.objectID))
     }
-}
 
-/// Batch requests bypass the context; merging their object IDs brings the controller along.
-@MainActor @Suite struct BatchRequestMergeTests {
-    let container: NSPersistentContainer
-    var context: NSManagedObjectContext { container.viewContext }
-    let controller: NSFetchedResultsController<WorldCupTeam>
-    let recorder = TableRecorder()
-
-    init() throws {
-        container = try worldCupContainer()
-        controller = NSFetchedResultsController(
-            fetchRequest: worldCupRequest(), managedObjectContext: container.viewContext,
-            sectionNameKeyPath: "qualifyingZone", cacheName: nil)
-        try controller.performFetch()
-        recorder.reset(from: controller)
-        controller.delegate = recorder
-    }
+    // MARK: Batch requests bypass the context; merging their object IDs brings the controller along.
 
     @Test func aMergedBatchUpdateMovesTheUpdatedTeam() throws {
         let update = NSBatchUpdateRequest(entityName: "Team")
