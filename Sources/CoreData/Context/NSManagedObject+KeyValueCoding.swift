@@ -52,9 +52,10 @@ extension NSManagedObject {
     /// `value(alongKeys:)` that reads an attribute of a fault from the row its fetch left in the
     /// context, without firing the fault: what a controller does for every fetched object.
     func valueWithoutFiring(alongKeys keys: ArraySlice<String>) -> Any? {
-        if keys.count == 1, let key = keys.first, faultFlag, entity.attributesByName[key] != nil,
-           let row = managedObjectContext?.rowCache[objectID] {
-            return row.values[key]
+        if keys.count == 1, let key = keys.first, faultFlag, let row = managedObjectContext?.rowCache[objectID] {
+            // A row holds attributes, and to-one relationships as IDs: those need the object.
+            if let value = row.values[key], !(type(of: value) is NSManagedObjectID.Type) { return value }
+            if entity.attributesByName[key] != nil { return row.values[key] }
         }
         return value(alongKeys: keys)
     }
