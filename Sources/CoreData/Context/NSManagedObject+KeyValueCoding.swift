@@ -54,8 +54,11 @@ extension NSManagedObject {
     func valueWithoutFiring(alongKeys keys: ArraySlice<String>) -> Any? {
         if keys.count == 1, let key = keys.first, faultFlag, let row = managedObjectContext?.rowCache[objectID] {
             // A row holds attributes, and to-one relationships as IDs: those need the object.
-            if let value = row.values[key], !(type(of: value) is NSManagedObjectID.Type) { return value }
-            if entity.attributesByName[key] != nil { return row.values[key] }
+            if let value = row.values[key] {
+                if !(type(of: value) is NSManagedObjectID.Type) { return value }
+            } else if entity.attributesByName[key] != nil {
+                return nil
+            }
         }
         return value(alongKeys: keys)
     }

@@ -2,8 +2,7 @@
 final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var connection: SQLiteConnection?
     private var layouts: [String: SQLiteTableLayout] = [:]
-    private var entitiesByNumber: [Int: NSEntityDescription] = [:]
-    /// By entity number (Z_ENT), as rows name their entity.
+    /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
 
@@ -17,7 +16,6 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         try locked {
             self.model = model
             for entity in model.entities {
-                entitiesByNumber[entity.entityNumber] = entity
                 if entity.superentity == nil { layouts[entity.name ?? ""] = SQLiteTableLayout(root: entity) }
             }
             for entity in model.entities {
@@ -272,7 +270,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
-        entitiesByNumber[Int(number)] ?? fallback
+        rowDecoders[Int(number)]?.entity ?? fallback
     }
 
     private func decodeRow(_ row: SQLiteRow) throws -> RowSnapshot {
