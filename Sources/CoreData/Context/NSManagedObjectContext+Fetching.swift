@@ -89,13 +89,9 @@ extension NSManagedObjectContext {
             guard !pendingIDs.contains(row.objectID) else { return nil }
             return register(row, asFault: true, refresh: false)
         }
-        for object in pending where !object.deletedFlag {
-            if try InMemoryQuery.matches(object, fetch.predicate) { objects.append(object) }
-        }
+        objects += try InMemoryQuery.filter(pending.filter { !$0.deletedFlag }, by: fetch.predicate)
         try InMemoryQuery.sort(&objects, by: fetch.sortDescriptors)
-        let start = min(fetch.offset, objects.count)
-        let end = fetch.limit > 0 ? min(start + fetch.limit, objects.count) : objects.count
-        return Array(objects[start..<end])
+        return InMemoryQuery.page(objects, offset: fetch.offset, limit: fetch.limit)
     }
 
     private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> [NSManagedObject] {

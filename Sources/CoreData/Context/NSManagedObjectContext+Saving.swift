@@ -14,12 +14,12 @@ extension NSManagedObjectContext {
             guard hasChanges else { return }
             NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
             let inserted = Array(insertedSet)
-            let deleted = Array(deletedSet.filter { !$0.insertedFlag })
+            let deleted = Array(deletedObjects)
             let updated = Array(updatedObjects)
             for object in inserted + updated + deleted { object.willSave() }
             // willSave may change more objects.
             processPendingChanges()
-            try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedSet.filter { !$0.insertedFlag }))
+            try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
             if let parent {
                 try push(into: parent)
             } else {

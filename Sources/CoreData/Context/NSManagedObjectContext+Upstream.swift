@@ -8,7 +8,7 @@ extension NSManagedObjectContext {
     /// The same IDs compactly: a store's list makes no `NSManagedObjectID` until one is read.
     func upstreamObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         if let parent {
-            return ObjectIDList(try parent.performAndWait { try parent.matchingObjectIDs(fetch, includesPendingChanges: true) })
+            return try parent.performAndWait { try parent.matchingObjectIDList(fetch, includesPendingChanges: true) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         return try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch)
@@ -26,7 +26,7 @@ extension NSManagedObjectContext {
     }
 
     func upstreamCount(_ fetch: StoreFetch) throws -> Int {
-        if parent != nil { return try upstreamObjectIDs(fetch).count }
+        if parent != nil { return try upstreamObjectIDList(fetch).count }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         return try coordinator.store(for: fetch.entity).count(fetch)
     }

@@ -67,7 +67,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Deletes a store's files (the database and its WAL and shared-memory companions).
     public func destroyPersistentStore(at url: URL, type storeType: String = NSSQLiteStoreType, options: [AnyHashable: Any]? = nil) throws {
-        for store in persistentStores where store.url == url { try remove(store) }
+        if let store = persistentStore(for: url) { try remove(store) }
         guard storeType == NSSQLiteStoreType else { return }
         for suffix in ["", "-wal", "-shm"] {
             let path = url.path + suffix

@@ -13,22 +13,21 @@ struct DictionaryAggregation<Record> {
     func results(_ records: [Record]) throws -> [NSDictionary] {
         var results: [NSDictionary] = []
         var seen = Set<NSDictionary>()
+        let having = request.having.map(PredicateEvaluator.init)
         for group in try groups(records) {
             var entry: [String: Any] = [:]
             for column in request.columns {
                 entry[column.name] = finalValue(try value(of: column.expression, in: group), column)
             }
             let dictionary = NSDictionary(dictionary: entry)
-            if let having = request.having, !(try PredicateEvaluator(having).evaluate(ResultEntryView(entry: entry))) { continue }
+            if let having, !(try having.evaluate(ResultEntryView(entry: entry))) { continue }
             if request.distinct, !seen.insert(dictionary).inserted { continue }
             results.append(dictionary)
         }
         if request.sortsByResultNames {
             results = try SortComparison(request.fetch.sortDescriptors).sorted(results)
         }
-        let start = min(request.fetch.offset, results.count)
-        let end = request.fetch.limit > 0 ? min(start + request.fetch.limit, results.count) : results.count
-        return Array(results[start..<end])
+        return InMemoryQuery.page(results, offset: request.fetch.offset, limit: request.fetch.limit)
     }
 
     /// Rows grouped by the group-by values, groups in order of their first row; one group of

@@ -8,9 +8,18 @@ enum InMemoryQuery {
         _ = try SortComparison(fetch.sortDescriptors)
     }
 
-    static func matches(_ object: Any, _ predicate: NSPredicate?) throws -> Bool {
-        guard let predicate else { return true }
-        return try PredicateEvaluator(try predicate.parsedTree()).evaluate(object)
+    /// The members of `candidates` that satisfy `predicate`, parsed once for all of them.
+    static func filter<T>(_ candidates: [T], by predicate: NSPredicate?) throws -> [T] {
+        guard let predicate else { return candidates }
+        let evaluator = PredicateEvaluator(try predicate.parsedTree())
+        return try candidates.filter { try evaluator.evaluate($0) }
+    }
+
+    /// The page `offset` and `limit` (0 for none) select, as SQL's LIMIT and OFFSET do.
+    static func page<T>(_ results: [T], offset: Int, limit: Int) -> [T] {
+        let start = min(offset, results.count)
+        let end = limit > 0 ? min(start + limit, results.count) : results.count
+        return Array(results[start..<end])
     }
 
     static func sort(_ objects: inout [NSManagedObject], by descriptors: [NSSortDescriptor]) throws {

@@ -27,11 +27,9 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         try locked {
             let accepted = Set(fetch.includesSubentities ? SQLiteSchema.entityNumbers(for: fetch.entity) : [fetch.entity.entityNumber])
             let candidates = (rowsByKey[table(fetch.entity)] ?? [:]).values.filter { accepted.contains($0.objectID.entity.entityNumber) }
-            var views = try candidates.map { InMemoryRowView(row: $0, store: self) }.filter { try InMemoryQuery.matches($0, fetch.predicate) }
+            var views = try InMemoryQuery.filter(candidates.map { InMemoryRowView(row: $0, store: self) }, by: fetch.predicate)
             try InMemoryQuery.sort(&views, by: fetch.sortDescriptors, tieBreak: { $0.row.objectID < $1.row.objectID })
-            let start = min(fetch.offset, views.count)
-            let end = fetch.limit > 0 ? min(start + fetch.limit, views.count) : views.count
-            return views[start..<end].map(\.row)
+            return InMemoryQuery.page(views, offset: fetch.offset, limit: fetch.limit).map(\.row)
         }
     }
 

@@ -27,13 +27,14 @@ extension SQLCompiler {
                 sqlite3_result_int(context, 0)
                 return
             }
-            let operators: [Int64: ComparisonOperator] = [1: .contains, 2: .beginsWith, 3: .endsWith, 4: .like, 5: .matches]
-            guard let op = operators[sqlite3_value_int64(arguments[0])] else {
+            let code = Int(sqlite3_value_int64(arguments[0]))
+            guard SQLCompiler.stringOperators.indices.contains(code - 1) else {
                 sqlite3_result_error(context, "NSPRED_STRING: unknown operator", -1)
                 return
             }
             let options = ComparisonOptions(rawValue: Int(sqlite3_value_int64(arguments[1])))
             do {
+                let op = SQLCompiler.stringOperators[code - 1]
                 sqlite3_result_int(context, try StringMatching.matches(op, options, subject, pattern) ? 1 : 0)
             } catch {
                 sqlite3_result_error(context, (error as NSError).localizedDescription, -1)

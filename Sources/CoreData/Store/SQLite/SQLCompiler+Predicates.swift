@@ -2,16 +2,13 @@
 // `ValueComparison`; the comments say which SQL form gives the in-memory answer.
 
 extension SQLCompiler {
-    /// String operator codes understood by the registered `NSPRED_STRING` function.
+    /// The string operators the registered `NSPRED_STRING` function understands; an operator's
+    /// code in SQL is its position here plus one.
+    static let stringOperators: [ComparisonOperator] = [.contains, .beginsWith, .endsWith, .like, .matches]
+
+    /// The code `NSPRED_STRING` knows `op` by, 0 for none.
     static func stringOperatorCode(_ op: ComparisonOperator) -> Int64 {
-        switch op {
-        case .contains: 1
-        case .beginsWith: 2
-        case .endsWith: 3
-        case .like: 4
-        case .matches: 5
-        default: 0
-        }
+        stringOperators.firstIndex(of: op).map { Int64($0 + 1) } ?? 0
     }
 
     func compile(_ node: PredicateNode, in scope: Scope) throws -> String {
