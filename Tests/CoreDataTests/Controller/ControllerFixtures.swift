@@ -150,36 +150,3 @@ final class TableRecorder: NSFetchedResultsControllerDelegate {
         }
     }
 }
-
-/// What this build's stores can do yet. The store rooms wire predicates and sort descriptors
-/// into SQL and into the in-memory store separately from this room; tests that need a store to
-/// sort or limit by key are enabled by these probes and run as soon as the store does.
-enum StoreCapabilities {
-    /// Whether a fetch from a store of `type` filters by predicate, sorts by key and applies
-    /// `fetchLimit` after sorting.
-    @MainActor static func sortsAndLimits(_ type: String) -> Bool {
-        let directory = TemporaryDirectory()
-        guard let container = try? worldCupContainer(storeURL: type == NSSQLiteStoreType ? directory.file("Probe.sqlite") : nil) else {
-            return false
-        }
-        let request = NSFetchRequest<WorldCupTeam>(entityName: "Team")
-        request.sortDescriptors = [NSSortDescriptor(key: "teamName", ascending: false)]
-        request.fetchLimit = 2
-        let context = container.newBackgroundContext()
-        let filtered = NSFetchRequest<WorldCupTeam>(entityName: "Team")
-        filtered.predicate = NSPredicate(format: "teamName == %@", "Chile")
-        return context.performAndWait {
-            (try? context.fetch(request))?.map(\.teamName) == ["Uruguay", "USA"]
-                && (try? context.fetch(filtered))?.count == 1
-        }
-    }
-}
-
-/// What a fresh fetch of `request` must return, computed from scratch in memory: every object
-/// of the entity (saved or not), filtered by the predicate, ordered by the sort descriptors.
-@MainActor
-func expectedResults(of request: NSFetchRequest<WorldCupTeam>, in context: NSManagedObjectContext) throws -> [WorldCupTeam] {
-    let all = try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team"))
-    let matching = all.filter { request.predicate?.evaluate(with: $0) ?? true }
-    return try SortComparison(request.sortDescriptors ?? []).sorted(matching)
-}

@@ -58,7 +58,7 @@ import Testing
         context.reset()
         #expect(recorder.replayFailures.isEmpty)
         #expect(recorder.table == TableRecorder.table(of: controller))
-        let fresh = try expectedResults(of: worldCupRequest(), in: context)
+        let fresh = try context.fetch(worldCupRequest())
         #expect(controller.fetchedObjects?.map(\.objectID) == fresh.map(\.objectID))
     }
 

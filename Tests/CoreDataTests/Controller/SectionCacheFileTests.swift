@@ -2,8 +2,7 @@
 import Foundation
 import Testing
 
-/// The section cache's file format and matching rules, below the controller, so they are
-/// checked even while the SQLite store cannot yet sort by key (see `SectionCacheTests`).
+/// The section cache's file format and matching rules, below the controller.
 @MainActor @Suite struct SectionCacheFileTests {
     let directory = TemporaryDirectory()
     let name = "cache-file-\(UUID().uuidString)"

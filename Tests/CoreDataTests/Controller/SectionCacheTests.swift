@@ -3,8 +3,7 @@ import Foundation
 import Testing
 
 /// `cacheName`: reuse by an equal request, invalidation by anything that could make it wrong.
-@MainActor @Suite(.enabled("needs SQLite fetches sorted by key") { await StoreCapabilities.sortsAndLimits(NSSQLiteStoreType) })
-struct SectionCacheTests {
+@MainActor @Suite struct SectionCacheTests {
     let directory = TemporaryDirectory()
     let cacheName = "worldCup-\(UUID().uuidString)"
 

@@ -148,8 +148,7 @@ import Testing
         #expect(recorder.table == TableRecorder.table(of: controller))
     }
 
-    @Test(.enabled("needs a store that sorts before limiting") { await StoreCapabilities.sortsAndLimits(NSInMemoryStoreType) })
-    func fetchLimitKeepsTheWindowFilled() throws {
+    @Test func fetchLimitKeepsTheWindowFilled() throws {
         let request = NSFetchRequest<WorldCupTeam>(entityName: "Team")
         request.sortDescriptors = [NSSortDescriptor(key: "wins", ascending: false), NSSortDescriptor(key: "teamName", ascending: true)]
         request.fetchLimit = 3
