@@ -108,11 +108,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
     public var fetchedObjects: [ResultType]? {
         guard let snapshot = state.snapshot else { return nil }
         if let cached = typedObjects, cached.generation == state.generation { return cached.objects }
-        var objects: [ResultType] = []
-        objects.reserveCapacity(snapshot.count)
-        for section in snapshot.sections {
-            for row in section.rows { objects.append(row.id.object as! ResultType) }
-        }
+        let objects = snapshot.ids.map { $0.object as! ResultType }
         typedObjects = (state.generation, objects)
         return objects
     }

@@ -48,13 +48,6 @@ enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
         default: false
         }
     }
-
-    var isOrdering: Bool {
-        switch self {
-        case .less, .lessOrEqual, .greater, .greaterOrEqual: true
-        default: false
-        }
-    }
 }
 
 /// The `[c]` (case-insensitive), `[d]` (diacritic-insensitive) and `[n]` (normalized) options.

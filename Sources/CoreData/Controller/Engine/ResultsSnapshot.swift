@@ -84,11 +84,6 @@ struct ResultsSnapshot<ID: Hashable, Key> {
 
     var isEmpty: Bool { count == 0 }
 
-    /// The index of the section named `name`: O(1).
-    func sectionIndex(named name: String) -> Int? {
-        sectionIndexByName[name]
-    }
-
     /// Where `id` sits: O(1) for its section, O(log m) inside a section of m rows.
     ///
     /// A hash map from identity straight to a row index would need O(n) fix-ups whenever a row
@@ -117,10 +112,7 @@ struct ResultsSnapshot<ID: Hashable, Key> {
     }
 
     /// Offset of each section's first row in the flat order, plus the total at the end: O(s).
-    var sectionStarts: [Int] { Self.sectionStarts(of: sections) }
-
-    /// The same for a detached list of sections (the old ones, after a change).
-    static func sectionStarts(of sections: [Section]) -> [Int] {
+    var sectionStarts: [Int] {
         var starts: [Int] = []
         starts.reserveCapacity(sections.count + 1)
         var total = 0

@@ -9,12 +9,10 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
-    let path: String
 
     /// Opens (creating if asked) the database at `path` in WAL mode with a busy timeout, so that
     /// a second process writing at the same time makes us wait rather than fail.
     init(path: String, create: Bool, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) throws {
-        self.path = path
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX

@@ -7,7 +7,6 @@
 enum SQLiteSchema {
     static let primaryKey = "Z_PK"
     static let entityColumn = "Z_ENT"
-    static let versionColumn = "Z_OPT"
 
     /// The table holding rows of `entity` and of every entity that inherits from it.
     static func table(for entity: NSEntityDescription) -> String {

@@ -5,7 +5,7 @@ extension SQLiteStore: BatchExecuting {
         try writeTransaction { connection in
             var unsorted = fetch
             unsorted.sortDescriptors = []
-            let layout = tableLayout(for: fetch.entity)
+            let layout = layout(for: fetch.entity)
             var ids: [NSManagedObjectID] = []
             if returningObjectIDs {
                 let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)

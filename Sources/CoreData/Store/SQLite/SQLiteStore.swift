@@ -41,7 +41,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             }
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
-            connection = try open(path: path, create: false)
+            connection = try open(path: path)
         }
     }
 
@@ -83,10 +83,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
     }
 
-    private func open(path: String, create: Bool) throws -> SQLiteConnection {
+    /// Opens the existing store file (creation writes a temporary file and moves it in place).
+    private func open(path: String) throws -> SQLiteConnection {
         let timeout = (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 10
         do {
-            let connection = try SQLiteConnection(path: path, create: create, readOnly: isReadOnly,
+            let connection = try SQLiteConnection(path: path, create: false, readOnly: isReadOnly,
                                                   busyTimeoutMilliseconds: Int32(timeout * 1000))
             if !isReadOnly {
                 try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
@@ -165,11 +166,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         return connection
     }
 
-    private func layout(for entity: NSEntityDescription) -> SQLiteTableLayout {
+    func layout(for entity: NSEntityDescription) -> SQLiteTableLayout {
         layouts[entity.rootEntity.name ?? ""]!
     }
-
-    func tableLayout(for entity: NSEntityDescription) -> SQLiteTableLayout { layout(for: entity) }
 
     /// Runs `body` in one write transaction under the store's lock.
     func writeTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
