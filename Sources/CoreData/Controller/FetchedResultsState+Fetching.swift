@@ -37,20 +37,19 @@ extension FetchedResultsState {
         activeRequest = request
         startObserving()
 
-        if let cacheName, let entity,
-           let cached = try SectionCache.reusable(named: cacheName, for: request, entity: entity, sectionKeyPath: sectionNaming.keyPath, in: context, ordering: ordering) {
-            cache = cached.cache
+        // An order by closures or typed key paths has no keys to store, so it gets no cache.
+        if let cacheName, let entity, ordering.isIncremental {
+            cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath, context: context)
+        } else {
+            cache = nil
+        }
+        if let cached = try cache?.cachedSnapshot(ordering: ordering) {
             loadedFromCache = true
-            install(cached.snapshot)
+            install(cached)
         } else {
             loadedFromCache = false
             install(try fetchSnapshot(request))
-            if let cacheName, let entity {
-                let cache = SectionCache(name: cacheName, request: request, entity: entity, sectionKeyPath: sectionNaming.keyPath)
-                cache.attach(to: context)
-                cache.write(snapshot!)
-                self.cache = cache
-            }
+            cache?.write(snapshot!)
         }
         deliverInitialSnapshot()
     }

@@ -17,12 +17,15 @@ final class SectionCache {
     /// then the content is not written back (it may be stale).
     private var knownStamp: String?
 
-    init(name: String, request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription, sectionKeyPath: String?) {
+    /// The context whose store the cache describes.
+    private weak var context: NSManagedObjectContext?
+
+    init(name: String, request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription, sectionKeyPath: String?,
+         context: NSManagedObjectContext) {
         self.name = name
         signature = Self.signature(request, entity: entity, sectionKeyPath: sectionKeyPath)
+        self.context = context
     }
-
-    private weak var context: NSManagedObjectContext?
 
     /// Where caches live: the user's caches directory.
     static var directory: URL {
@@ -46,24 +49,15 @@ final class SectionCache {
     }
 
     /// The cached snapshot, if the file matches this request and the store is unchanged.
-    /// Attaches the context whose store the cache describes.
-    func attach(to context: NSManagedObjectContext) {
-        self.context = context
-    }
-
-    static func reusable(
-        named name: String, for request: NSFetchRequest<NSFetchRequestResult>, entity: NSEntityDescription,
-        sectionKeyPath: String?, in context: NSManagedObjectContext, ordering: ResultOrdering
-    ) throws -> (cache: SectionCache, snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>)? {
-        let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: sectionKeyPath)
-        cache.attach(to: context)
-        guard ordering.isIncremental,
+    /// `ordering` must be incremental: only such orders have keys worth storing.
+    func cachedSnapshot(ordering: ResultOrdering) throws -> ResultsSnapshot<ResultIdentity, ResultSortKey>? {
+        guard let context,
               let coordinator = context.persistentStoreCoordinator,
               let store = coordinator.persistentStores.first,
-              let data = try? Data(contentsOf: fileURL(named: name)),
+              let data = try? Data(contentsOf: Self.fileURL(named: name)),
               let file = SectionCacheFile(decoding: data),
-              file.signature == cache.signature,
-              let stamp = storeStamp(coordinator), file.storeStamp == stamp
+              file.signature == signature,
+              let stamp = Self.storeStamp(coordinator), file.storeStamp == stamp
         else { return nil }
         var entities: [NSEntityDescription] = []
         for entityName in file.entityNames {
@@ -81,15 +75,13 @@ final class SectionCache {
                 rows.append((ResultIdentity(object), ResultSortKey(values: row.key.map(\.value), tieBreak: objectID), section.name))
             }
         }
-        let snapshot = ResultsSnapshot(sortedRows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
-        cache.knownStamp = stamp
-        return (cache, snapshot)
+        knownStamp = stamp
+        return ResultsSnapshot(sortedRows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
     }
 
     /// Writes `snapshot` as the cache's content.
     func write(_ snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>) {
-        guard let coordinator = snapshot.sections.first?.rows.first?.id.object.managedObjectContext?.persistentStoreCoordinator
-                ?? context?.persistentStoreCoordinator,
+        guard let coordinator = context?.persistentStoreCoordinator,
               let stamp = Self.storeStamp(coordinator)
         else { return }
         var entityNames: [String] = []

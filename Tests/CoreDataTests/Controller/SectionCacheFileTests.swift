@@ -56,29 +56,25 @@ import Testing
         let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
         let ordering = ResultOrdering(request.sortDescriptors!)
         let original = try snapshot(context, ordering: ordering)
-        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "qualifyingZone").write(original)
+        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "qualifyingZone", context: context).write(original)
 
-        let reused = try #require(try SectionCache.reusable(
-            named: name, for: request, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering))
-        #expect(names(reused.snapshot) == names(original))
-        #expect(reused.snapshot.sections.map(\.name) == original.sections.map(\.name))
-        #expect(reused.snapshot.sections.map(\.rows.count) == original.sections.map(\.rows.count))
+        let reused = try #require(try SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "qualifyingZone", context: context).cachedSnapshot(ordering: ordering))
+        #expect(names(reused) == names(original))
+        #expect(reused.sections.map(\.name) == original.sections.map(\.name))
+        #expect(reused.sections.map(\.rows.count) == original.sections.map(\.rows.count))
 
         // Another section key path is another cache.
-        #expect(try SectionCache.reusable(
-            named: name, for: request, entity: entity, sectionKeyPath: "imageName", in: context, ordering: ordering) == nil)
+        #expect(try SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "imageName", context: context).cachedSnapshot(ordering: ordering) == nil)
         // Another predicate too.
         let narrowed = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
         narrowed.predicate = NSPredicate(format: "wins > 2")
-        #expect(try SectionCache.reusable(
-            named: name, for: narrowed, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering) == nil)
+        #expect(try SectionCache(name: name, request: narrowed, entity: entity, sectionKeyPath: "qualifyingZone", context: context).cachedSnapshot(ordering: ordering) == nil)
 
         // Any write to the store makes it stale.
         let team = try #require(try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team")).first)
         team.wins = 9
         try context.save()
-        #expect(try SectionCache.reusable(
-            named: name, for: request, entity: entity, sectionKeyPath: "qualifyingZone", in: context, ordering: ordering) == nil)
+        #expect(try SectionCache(name: name, request: request, entity: entity, sectionKeyPath: "qualifyingZone", context: context).cachedSnapshot(ordering: ordering) == nil)
     }
 
     @Test func aChangedCacheIsWrittenBackOnlyIfNoOtherWriterTouchedTheStore() throws {
@@ -88,8 +84,7 @@ import Testing
         let request = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
         let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
         let ordering = ResultOrdering(request.sortDescriptors!)
-        let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil)
-        cache.attach(to: context)
+        let cache = SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil, context: context)
         let path = SectionCache.fileURL(named: name).path
         cache.write(try snapshot(context, ordering: ordering))
         #expect(FileManager.default.fileExists(atPath: path))
@@ -120,10 +115,9 @@ import Testing
         let request = worldCupRequest().copyRequest(as: NSFetchRequestResult.self)
         let entity = try #require(container.managedObjectModel.entitiesByName["Team"])
         let ordering = ResultOrdering(request.sortDescriptors!)
-        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil)
+        SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil, context: container.viewContext)
             .write(try snapshot(container.viewContext, ordering: ordering))
         #expect(!FileManager.default.fileExists(atPath: SectionCache.fileURL(named: name).path))
-        #expect(try SectionCache.reusable(
-            named: name, for: request, entity: entity, sectionKeyPath: nil, in: container.viewContext, ordering: ordering) == nil)
+        #expect(try SectionCache(name: name, request: request, entity: entity, sectionKeyPath: nil, context: container.viewContext).cachedSnapshot(ordering: ordering) == nil)
     }
 }
