@@ -21,7 +21,7 @@ extension NSPredicate {
         } catch {
             content = .failure(error as NSError)
         }
-        self.init(translated: content)
+        self.init(carrying: content)
     }
 
     /// Translates `predicate` now, throwing a 134060 (`NSCoreDataError`) error naming the first
@@ -33,19 +33,6 @@ extension NSPredicate {
     /// ```
     public static func parse<Root: NSManagedObject>(_ predicate: Predicate<Root>) throws -> NSPredicate {
         NSPredicate(tree: try FoundationPredicateTranslator.translate(predicate))
-    }
-
-    /// The same carrying block as a format predicate's (see `NSPredicate+Format.swift`).
-    private convenience init(translated content: Result<PredicateNode, NSError>) {
-        switch content {
-        case .success(let tree):
-            self.init(tree: tree)
-        case .failure:
-            self.init(block: { object, _ in
-                if let probe = object as? PredicateTreeProbe { probe.content = content }
-                return false
-            })
-        }
     }
 }
 

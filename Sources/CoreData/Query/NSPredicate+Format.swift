@@ -45,7 +45,9 @@ extension NSPredicate {
         self.init(carrying: .success(tree))
     }
 
-    private convenience init(carrying content: Result<PredicateNode, NSError>) {
+    /// A block predicate holding a parsed tree, or the error that stopped parsing (thrown by
+    /// the fetch that uses it).
+    convenience init(carrying content: Result<PredicateNode, NSError>) {
         let evaluator: PredicateEvaluator? = try? PredicateEvaluator(content.get())
         self.init(block: { object, bindings in
             if let probe = object as? PredicateTreeProbe {
