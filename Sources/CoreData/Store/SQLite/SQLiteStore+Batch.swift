@@ -26,19 +26,23 @@ extension SQLiteStore: BatchExecuting {
             while let id = pending.popLast() {
                 guard deleted.insert(id).inserted, let key = id.primaryKey else { continue }
                 pending += try relatedForDeletion(id, key: key, connection: connection)
-                try connection.run("DELETE FROM \(SQLiteSchema.table(for: id.entity)) WHERE Z_PK = ?", [.integer(key)])
+                try delete(id, connection)
             }
         }
     }
 
     /// Applies the delete rules of one row: returns cascade targets, clears nullified references,
-    /// and refuses (1600) when a deny-rule relationship still has destinations.
+    /// and refuses (1600) when a deny-rule relationship still has destinations. Deleting the
+    /// row and its join-table rows is `delete(_:_:)`'s work, as in a save.
     private func relatedForDeletion(_ id: NSManagedObjectID, key: Int64, connection: SQLiteConnection) throws -> [NSManagedObjectID] {
         var cascade: [NSManagedObjectID] = []
-        for relationship in id.entity.relationshipsByName.values {
+        let relationships = id.entity.relationshipsByName.values
+        // To-one destinations are foreign keys of the row itself: read it once.
+        let row = relationships.contains { !$0.isToMany } ? try rows(for: [id])[id] : nil
+        for relationship in relationships {
             let targets = try relationship.isToMany
                 ? relatedObjectIDs(relationship, of: id)
-                : rows(for: [id])[id].flatMap { $0.values[relationship.name] as? NSManagedObjectID }.map { [$0] } ?? []
+                : (row?.values[relationship.name] as? NSManagedObjectID).map { [$0] } ?? []
             switch relationship.deleteRule {
             case .denyDeleteRule where !targets.isEmpty:
                 throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
@@ -47,9 +51,6 @@ extension SQLiteStore: BatchExecuting {
                 cascade += targets
             default:
                 break
-            }
-            if relationship.isToMany, case .joinTable(let table, let source, _, _) = SQLiteSchema.storage(of: relationship) {
-                try connection.run("DELETE FROM \(table) WHERE \(source) = ?", [.integer(key)])
             }
         }
         // Whatever pointed at the row through a to-one foreign key now points at nothing.

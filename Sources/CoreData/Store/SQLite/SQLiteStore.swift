@@ -364,7 +364,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         try connection.run(layout.updateStatement, values)
     }
 
-    private func delete(_ objectID: NSManagedObjectID, _ connection: SQLiteConnection) throws {
+    func delete(_ objectID: NSManagedObjectID, _ connection: SQLiteConnection) throws {
         guard let key = objectID.primaryKey else { return }
         try connection.run("DELETE FROM \(SQLiteSchema.table(for: objectID.entity)) WHERE Z_PK = ?", [.integer(key)])
         // Join-table rows of a deleted object go with it, whichever side it is on.
