@@ -24,6 +24,16 @@ extension NSManagedObject {
         faultFlag = false
     }
 
+    /// Applies `row` underneath the object's unsaved changes, which stay as they were: a
+    /// refresh or merge that keeps changes.
+    func apply(_ row: RowSnapshot, keepingChangesIn context: NSManagedObjectContext) {
+        let keys = changedKeys
+        let pending = keys.map { ($0, values[$0]) }
+        apply(row, in: context)
+        for (key, value) in pending { values[key] = value }
+        changedKeys = keys
+    }
+
     /// Drops the values so they are read again on next access.
     func turnIntoFault() {
         willTurnIntoFault()

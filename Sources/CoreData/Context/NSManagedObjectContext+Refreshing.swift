@@ -49,12 +49,8 @@ extension NSManagedObjectContext {
                 object.turnIntoFault()
                 return
             }
-            let pending = object.changedKeys.map { ($0, object.values[$0]) }
             guard let row = try? upstreamRows(for: [object.objectID])[object.objectID] else { return }
-            let keys = object.changedKeys
-            object.apply(row, in: self)
-            for (key, value) in pending { object.values[key] = value }
-            object.changedKeys = keys
+            object.apply(row, keepingChangesIn: self)
         }
     }
 
@@ -103,11 +99,7 @@ extension NSManagedObjectContext {
                 if object.faultFlag {
                     rowCache[id] = row
                 } else {
-                    let pending = object.changedKeys.map { ($0, object.values[$0]) }
-                    let keys = object.changedKeys
-                    object.apply(row, in: self)
-                    for (key, value) in pending { object.values[key] = value }
-                    object.changedKeys = keys
+                    object.apply(row, keepingChangesIn: self)
                 }
             }
             updatedObjects.insert(object)
