@@ -62,7 +62,7 @@ extension NSManagedObjectContext {
                 attempt = try resolve(conflict)
             }
         }
-        finishSave(attempt)
+        markSaved(inserted: attempt.inserted, updated: attempt.updated, deleted: attempt.deleted, committedRows: attempt.rowsByObject)
     }
 
     /// What a save writes, and which objects it covers.
@@ -100,34 +100,32 @@ extension NSManagedObjectContext {
     }
 
     private func appendToManyChanges(of object: NSManagedObject, all: Bool, to changes: inout StoreChanges) {
-        for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
-            guard all || object.changedKeys.contains(relationship.name), !object.isToManyFault(relationship.name) else { continue }
-            let members = object.toManyMembers(forKey: relationship.name).objects.filter { !$0.deletedFlag }.map(\.objectID)
+        for (name, members) in toManyIDs(of: object, all: all) {
+            guard let relationship = object.entity.relationshipsByName[name] else { continue }
             changes.toMany.append(ToManyChange(relationship: relationship, source: object.objectID, members: members))
         }
     }
 
-    /// Marks everything saved and tells observers.
-    private func finishSave(_ attempt: SaveAttempt) {
-        for object in attempt.inserted {
-            object.insertedFlag = false
-            object.committed = attempt.rowsByObject[ObjectIdentifier(object)]
+    /// Marks objects saved, giving them their committed rows where `committedRows` has one,
+    /// forgets the deleted ones, and posts the did-save notifications: the end of a save to the
+    /// store and of a child's save into its parent.
+    private func markSaved(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
+                           committedRows: [ObjectIdentifier: RowSnapshot]) {
+        for object in inserted + updated {
+            if let row = committedRows[ObjectIdentifier(object)] { object.committed = row }
             object.changedKeys = []
         }
-        for object in attempt.updated {
-            if let row = attempt.rowsByObject[ObjectIdentifier(object)] { object.committed = row }
-            object.changedKeys = []
-        }
-        for object in attempt.deleted {
+        for object in inserted { object.insertedFlag = false }
+        for object in deleted {
             registered.removeValue(forKey: object.objectID)
             rowCache.removeValue(forKey: object.objectID)
         }
         insertedSet = []
         deletedSet = []
         changedSet = []
-        for object in attempt.inserted + attempt.updated + attempt.deleted { object.didSave() }
-        for object in attempt.deleted { object.managedObjectContext = nil }
-        postDidSave(inserted: attempt.inserted, updated: attempt.updated, deleted: attempt.deleted)
+        for object in inserted + updated + deleted { object.didSave() }
+        for object in deleted { object.managedObjectContext = nil }
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 
     func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
@@ -146,7 +144,7 @@ extension NSManagedObjectContext {
     private func push(into parent: NSManagedObjectContext) throws {
         let inserted = Array(insertedSet)
         let updated = Array(updatedObjects)
-        let deleted = Array(deletedSet.filter { !$0.insertedFlag })
+        let deleted = Array(deletedObjects)
         let insertedRows = inserted.map { ($0.objectID, $0.currentRow(version: 0), toManyIDs(of: $0, all: true)) }
         let updatedRows = updated.map { ($0.objectID, $0.currentRow(version: 0), $0.changedKeys, toManyIDs(of: $0, all: false)) }
         let deletedIDs = deleted.map(\.objectID)
@@ -166,26 +164,15 @@ extension NSManagedObjectContext {
             for objectID in deletedIDs { parent.delete(parent.object(with: objectID)) }
             parent.processPendingChanges()
         }
-        for object in inserted {
-            object.insertedFlag = false
-            object.committed = object.currentRow(version: 0)
-            object.changedKeys = []
-        }
-        for object in updated { object.changedKeys = [] }
-        for object in deleted {
-            registered.removeValue(forKey: object.objectID)
-            object.managedObjectContext = nil
-        }
-        insertedSet = []
-        deletedSet = []
-        changedSet = []
-        for object in inserted + updated + deleted { object.didSave() }
-        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+        let committedRows = Dictionary(uniqueKeysWithValues: zip(inserted, insertedRows).map { (ObjectIdentifier($0), $1.1) })
+        markSaved(inserted: inserted, updated: updated, deleted: deleted, committedRows: committedRows)
     }
 
+    /// The members of the object's loaded, stored to-many relationships (all of them, or only
+    /// the changed ones) as IDs, deleted members left out.
     private func toManyIDs(of object: NSManagedObject, all: Bool) -> [String: [NSManagedObjectID]] {
         var result: [String: [NSManagedObjectID]] = [:]
-        for relationship in object.entity.relationshipsByName.values where relationship.isToMany {
+        for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
             guard all || object.changedKeys.contains(relationship.name), !object.isToManyFault(relationship.name) else { continue }
             result[relationship.name] = object.toManyMembers(forKey: relationship.name).objects.filter { !$0.deletedFlag }.map(\.objectID)
         }
