@@ -95,20 +95,42 @@ import Testing
         #expect(try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Venue")) } == 5)
     }
 
-    @Test func asynchronousFetchReturnsAtOnceAndCompletesOnTheContextsQueue() async throws {
+    /// The rows are read off the queue, but the objects are registered and the completion block
+    /// called on the context's queue: while another block holds that queue, `execute` has
+    /// returned and nothing is delivered, however soon the rows are ready.
+    @Test func asynchronousFetchReturnsAtOnceAndCompletesOnlyWhenTheContextsQueueIsFree() async throws {
         let container = try container(NSSQLiteStoreType)
-        _ = try insertVenues(50, into: container)
+        let ids = try insertVenues(50, into: container)
         let context = container.newBackgroundContext()
+        let blocker = DispatchSemaphore(value: 0)
+        let released = LockedFlag()
+        occupy(context, until: blocker, then: released.set)
         let completion = CompletionBox()
-        let asyncFetch = NSAsynchronousFetchRequest(fetchRequest: NSFetchRequest<NSManagedObject>(entityName: "Venue")) { result in
-            completion.finish(count: result.finalResult?.count, error: result.operationError)
+        let request = NSAsynchronousFetchRequest(fetchRequest: NSFetchRequest<NSManagedObject>(entityName: "Venue")) { result in
+            // Read first: a completion that bypassed the queue would run while the blocker waits.
+            let afterBlocker = released.isSet
+            let registered = result.finalResult?.allSatisfy { context.registeredObject(for: $0.objectID) === $0 } ?? false
+            completion.finish(count: result.finalResult?.count, error: result.operationError, onContextQueue: afterBlocker && registered)
         }
-        let result = try #require(try context.execute(asyncFetch) as? NSAsynchronousFetchResult<NSManagedObject>)
-        #expect(result.progress != nil)
+        let result = try #require(try context.execute(request) as? NSAsynchronousFetchResult<NSManagedObject>)
+        let progress = try #require(result.progress)
+
+        // Leave the background read time to finish, so a delivery that did not wait would show.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(completion.delivered == false, "nothing is delivered while the context's queue is busy")
+        #expect(result.finalResult?.count == nil)
+        #expect(progress.fractionCompleted < 1)
+
+        blocker.signal()
         let outcome = try await completion.value()
-        #expect(outcome.count == 50)
         #expect(outcome.error == nil)
-        #expect(outcome.onContextQueue)
+        #expect(outcome.count == 50)
+        #expect(outcome.onContextQueue, "the completion ran after the blocking block, with its objects registered")
+        #expect(Set(result.finalResult?.map(\.objectID) ?? []) == Set(ids))
+        #expect(result.finalResult?.allSatisfy { $0.managedObjectContext === context } == true)
+        #expect(progress.totalUnitCount == 50)
+        #expect(progress.completedUnitCount == progress.totalUnitCount)
+        #expect(progress.fractionCompleted == 1)
     }
 
     @Test func cancelledAsynchronousFetchReportsCancellation() async throws {
@@ -130,9 +152,12 @@ import Testing
     }
 }
 
-/// Keeps `context`'s queue busy until `semaphore` is signalled.
-private func occupy(_ context: NSManagedObjectContext, until semaphore: DispatchSemaphore) {
-    context.perform { semaphore.wait() }
+/// Keeps `context`'s queue busy until `semaphore` is signalled, then runs `then` there.
+private func occupy(_ context: NSManagedObjectContext, until semaphore: DispatchSemaphore, then: @escaping () -> Void = {}) {
+    context.perform {
+        semaphore.wait()
+        then()
+    }
 }
 
 /// Receives an asynchronous fetch's outcome from whatever queue calls back.
@@ -141,10 +166,12 @@ final class CompletionBox: @unchecked Sendable {
     private let lock = NSLock()
     private var outcome: Outcome?
 
-    func finish(count: Int?, error: Error?) {
-        let onQueue = !Thread.isMainThread
-        lock.withLock { outcome = Outcome(count: count, error: error, onContextQueue: onQueue) }
+    func finish(count: Int?, error: Error?, onContextQueue: Bool = false) {
+        lock.withLock { outcome = Outcome(count: count, error: error, onContextQueue: onContextQueue) }
     }
+
+    /// Whether the completion block has run yet.
+    var delivered: Bool { lock.withLock { outcome != nil } }
 
     func value() async throws -> Outcome {
         for _ in 0..<1000 {
@@ -153,6 +180,15 @@ final class CompletionBox: @unchecked Sendable {
         }
         throw CancellationError()
     }
+}
+
+/// A flag one queue sets and another reads.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 extension BatchRequestTests {

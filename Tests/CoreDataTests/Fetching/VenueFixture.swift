@@ -10,6 +10,15 @@ func venueContainer(rows: Int, in directory: TemporaryDirectory, type: String = 
     return container
 }
 
+/// A store of venues whose tips are `tips`, named "Venue 000", "Venue 001"... by position,
+/// inserted in one batch.
+func venueContainer(tips: [Int], in directory: TemporaryDirectory, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
+    let container = try makeContainer(model: BatchRequestTests.venueModel(), storeURL: directory.file("Venues.sqlite"), type: type)
+    let rows = tips.enumerated().map { index, tips in ["name": String(format: "Venue %03d", index), "tips": tips] as [String: Any] }
+    _ = try container.newBackgroundContext().execute(NSBatchInsertRequest(entityName: "Venue", objects: rows))
+    return container
+}
+
 /// Every venue, most tips first, fetched in batches of `batchSize` (0 for none).
 func venuesByTipsDescending(batchSize: Int) -> NSFetchRequest<NSManagedObject> {
     let request = NSFetchRequest<NSManagedObject>(entityName: "Venue")
