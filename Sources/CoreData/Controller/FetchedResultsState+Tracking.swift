@@ -17,7 +17,10 @@ extension FetchedResultsState {
         let unknownScope = userInfo[NSInvalidatedAllObjectsKey] != nil
             || refreshed.count > Swift.max(64, count / 2)
         if unknownScope || !ordering.isIncremental || request.fetchLimit > 0 || request.fetchOffset > 0 {
-            refetchAndDiff(contentChanged: Set(edited.map(ResultIdentity.init)))
+            // Changes to other entities cannot move a result unless a relationship path reaches it.
+            let relevant = unknownScope || !refreshPaths.isEmpty
+                || inserted.union(edited).union(deleted).contains(where: isOfFetchedEntity)
+            if relevant { refetchAndDiff(contentChanged: Set(edited.map(ResultIdentity.init))) }
             return
         }
         let changes = rowChanges(inserted: inserted, edited: edited, deleted: deleted, request: request)
