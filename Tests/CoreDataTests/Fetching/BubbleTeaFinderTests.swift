@@ -52,8 +52,8 @@ import Testing
         request.propertiesToFetch = [sumDeals]
         let results = try context.fetch(request)
         #expect(results.count == 1)
-        #expect(results.first?["sumDeals"] as? Int == 12)
-        #expect(Int(BubbleTeaFixture.venues.map(\.specialCount).reduce(0, +)) == 12)
+        let seedTotal = Int(BubbleTeaFixture.venues.map(\.specialCount).reduce(0, +))
+        #expect(results.first?["sumDeals"] as? Int == seedTotal && seedTotal == 12, "the store's sum is the seed file's")
     }
 
     @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
@@ -149,7 +149,8 @@ import Testing
         #expect(try context.fetch(stored).allSatisfy { $0 is BubbleTeaVenue })
 
         stored.fetchLimit = 5
-        #expect(throws: NSError.self) { try context.fetch(stored) }
+        let changed = try #require(throws: NSError.self) { try context.fetch(stored) }
+        #expect(changed.localizedDescription.contains("immutable") && changed.localizedDescription.contains("fetchLimit"))
         let copy = try #require(coordinatorModel.fetchRequestTemplate(forName: "FetchRequest")?.copy() as? NSFetchRequest<NSFetchRequestResult>)
         copy.fetchLimit = 5
         #expect(try context.fetch(copy).count == 5, "a copy of a template may be changed")
