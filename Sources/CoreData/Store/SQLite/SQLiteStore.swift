@@ -331,8 +331,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
         var conflicts: [NSManagedObjectID] = []
         for (objectID, expected) in expectations {
-            let table = SQLiteSchema.table(for: objectID.entity)
-            let current = try connection.scalar("SELECT Z_OPT FROM \(table) WHERE Z_PK = ?", [.integer(objectID.primaryKey ?? -1)])
+            let current = try connection.scalar(layout(for: objectID.entity).versionQuery, [.integer(objectID.primaryKey ?? -1)])
             if current != .integer(expected) { conflicts.append(objectID) }
         }
         guard !conflicts.isEmpty else { return }
@@ -366,7 +365,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     func delete(_ objectID: NSManagedObjectID, _ connection: SQLiteConnection) throws {
         guard let key = objectID.primaryKey else { return }
-        try connection.run("DELETE FROM \(SQLiteSchema.table(for: objectID.entity)) WHERE Z_PK = ?", [.integer(key)])
+        try connection.run(layout(for: objectID.entity).deleteStatement, [.integer(key)])
         // Join-table rows of a deleted object go with it, whichever side it is on.
         for case let relationship as NSRelationshipDescription in objectID.entity.properties where relationship.isToMany {
             if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {

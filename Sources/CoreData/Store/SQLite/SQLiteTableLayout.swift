@@ -6,11 +6,15 @@ struct SQLiteTableLayout {
     let columns: [(name: String, property: NSPropertyDescription)]
     /// Order columns of ordered one-to-many relationships pointing at rows of this table.
     let orderColumns: [String]
-    /// Writes a whole row: Z_PK, Z_ENT, Z_OPT, then `columns`. Built once, as a save runs it
-    /// for every inserted row.
+    /// Writes a whole row: Z_PK, Z_ENT, Z_OPT, then `columns`. This and the statements below
+    /// are built once per table, as a save runs them for every row.
     let insertStatement: String
     /// Rewrites a row's Z_OPT and `columns`, then the Z_PK to match.
     let updateStatement: String
+    /// Reads a row's version (Z_OPT) by Z_PK, for optimistic locking.
+    let versionQuery: String
+    /// Deletes a row by Z_PK.
+    let deleteStatement: String
 
     init(root: NSEntityDescription) {
         table = SQLiteSchema.table(for: root)
@@ -41,6 +45,8 @@ struct SQLiteTableLayout {
         insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
         let assignments = names.dropFirst(2).map { "\($0) = ?" }.joined(separator: ", ")
         updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = ?"
+        versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"
+        deleteStatement = "DELETE FROM \(table) WHERE Z_PK = ?"
     }
 
     /// `CREATE TABLE` for this table.
