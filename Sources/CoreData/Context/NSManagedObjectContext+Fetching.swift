@@ -72,10 +72,19 @@ extension NSManagedObjectContext {
         return ObjectIDList(try mergedWithPendingChanges(fetch, pending: pending).map(\.objectID))
     }
 
+    /// Counts without reading rows: the stored matches' IDs less the changed objects', plus the
+    /// changed objects that match now.
     private func count(_ fetch: StoreFetch, includesPendingChanges: Bool) throws -> Int {
         let pending = includesPendingChanges ? pendingObjects(for: fetch) : []
         if pending.isEmpty { return try upstreamCount(fetch) }
-        return try mergedWithPendingChanges(fetch, pending: pending).count
+        var unpaged = fetch
+        unpaged.limit = 0
+        unpaged.offset = 0
+        unpaged.sortDescriptors = []
+        let pendingIDs = Set(pending.map(\.objectID))
+        let stored = try upstreamObjectIDList(unpaged).reduce(0) { $0 + (pendingIDs.contains($1) ? 0 : 1) }
+        let matching = try InMemoryQuery.filter(pending.filter { !$0.deletedFlag }, by: fetch.predicate).count
+        return InMemoryQuery.pageRange(count: stored + matching, offset: fetch.offset, limit: fetch.limit).count
     }
 
     /// The full result re-judged in memory: stored matches minus changed objects, plus changed

@@ -15,11 +15,15 @@ enum InMemoryQuery {
         return try candidates.filter { try evaluator.evaluate($0) }
     }
 
-    /// The page `offset` and `limit` (0 for none) select, as SQL's LIMIT and OFFSET do.
+    /// The positions `offset` and `limit` (0 for none) select from `count` results, as SQL's
+    /// LIMIT and OFFSET do.
+    static func pageRange(count: Int, offset: Int, limit: Int) -> Range<Int> {
+        let start = min(offset, count)
+        return start..<(limit > 0 ? min(start + limit, count) : count)
+    }
+
     static func page<T>(_ results: [T], offset: Int, limit: Int) -> [T] {
-        let start = min(offset, results.count)
-        let end = limit > 0 ? min(start + limit, results.count) : results.count
-        return Array(results[start..<end])
+        Array(results[pageRange(count: results.count, offset: offset, limit: limit)])
     }
 
     static func sort(_ objects: inout [NSManagedObject], by descriptors: [NSSortDescriptor]) throws {

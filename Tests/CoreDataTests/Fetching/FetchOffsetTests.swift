@@ -75,10 +75,12 @@ import Testing
             let doomed = try #require(all.first { $0.value(forKey: "tips") as? Int == 350 })
             context.delete(doomed)
             let tips = Self.storedTips.filter { $0 != 350 } + [255, 20]
-            for (offset, limit) in [(0, 5), (10, 7), (30, 7)] {
+            for (offset, limit) in [(0, 5), (10, 7), (30, 7), (30, 100), (50, 3)] {
                 let page = try fetchedAndSliced(Self.page(offset: offset, limit: limit), in: context)
                 #expect(page.fetched == Self.expectedPage(of: tips, offset: offset, limit: limit), "offset \(offset), limit \(limit)")
                 #expect(page.fetched == page.sliced, "offset \(offset), limit \(limit)")
+                #expect(try context.count(for: Self.page(offset: offset, limit: limit)) == page.fetched.count,
+                        "count(for:) counts the same page without reading rows; offset \(offset), limit \(limit)")
             }
             #expect(try context.fetch(Self.page(offset: 10, limit: 7)).map { $0.value(forKey: "tips") as? Int }
                     == [280, 270, 260, 255, 250, 240, 230])
