@@ -182,12 +182,19 @@ final class QueryTestDatabase {
         rows = ["City": cities, "Group": groups, "Person": people, "Item": items]
     }
 
+    /// The SQL the store runs for a fetch of `entity`.
+    static func plan(_ entity: NSEntityDescription, _ predicate: PredicateNode?, _ sort: [NSSortDescriptor]) throws -> SQLiteFetchPlan {
+        var fetch = StoreFetch(entity: entity)
+        fetch.predicate = predicate.map(NSPredicate.init(tree:))
+        fetch.sortDescriptors = sort
+        return try SQLiteFetchPlan(fetch: fetch, layout: SQLiteTableLayout(root: entity.rootEntity))
+    }
+
     /// The primary keys a compiled fetch returns, in order.
     func fetchKeys(_ entity: String, _ predicate: PredicateNode?, _ sort: [NSSortDescriptor]) throws -> [Int64] {
-        let compiler = SQLCompiler(entity: self.entity(entity))
-        let statement = try compiler.selectStatement(columns: "t0.Z_PK", predicate: predicate, sortDescriptors: sort)
+        let statement = try Self.plan(self.entity(entity), predicate, sort)
         var keys: [Int64] = []
-        try connection.query(statement.sql, statement.bindings) { row in keys.append(row.int64(at: 0)) }
+        try connection.query(statement.sql(selecting: "t0.Z_PK"), statement.bindings) { row in keys.append(row.int64(at: 0)) }
         return keys
     }
 }

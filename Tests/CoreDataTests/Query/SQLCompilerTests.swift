@@ -6,10 +6,10 @@ import Testing
     static let hostile = ["'; DROP TABLE ZPERSON; --", "%", "_", "a%b_c", "\u{0}", "x\u{0}y", "\"", "\\", "O'Brien",
                           String(repeating: "long ", count: 20_000), "*", "?", "[a]", "😀"]
 
-    private func compile(_ format: String, _ args: Any..., entity: String = "Person", in db: QueryTestDatabase) throws -> SQLFragment {
-        let compiler = SQLCompiler(entity: db.entity(entity))
-        return try compiler.selectStatement(columns: "t0.Z_PK", predicate: PredicateParser.parse(format, arguments: args),
-                                            sortDescriptors: [NSSortDescriptor(key: "name", ascending: true, selector: "localizedStandardCompare:")])
+    private func compile(_ format: String, _ args: Any..., entity: String = "Person", in db: QueryTestDatabase) throws -> (sql: String, bindings: [SQLValue]) {
+        let plan = try QueryTestDatabase.plan(db.entity(entity), PredicateParser.parse(format, arguments: args),
+                                              [NSSortDescriptor(key: "name", ascending: true, selector: "localizedStandardCompare:")])
+        return (plan.sql(selecting: "t0.Z_PK"), plan.bindings)
     }
 
     @Test func valuesAreOnlyEverBoundNeverSpliced() throws {
@@ -77,28 +77,5 @@ import Testing
         #expect(statement.sql.contains("EXISTS (SELECT 1 FROM ZITEM"))
         #expect(statement.sql.contains("ORDER BY j1.ZNAME") == false && statement.sql.contains("ORDER BY t0.ZNAME COLLATE NS_LOCALIZED_STANDARD ASC"))
         #expect(statement.bindings.first == .text("a"))
-    }
-}
-
-@Suite struct SQLResultColumnTests {
-    @Test func aggregatesOverFetchedRows() throws {
-        let db = try QueryTestDatabase(seed: 5)
-        let compiler = SQLCompiler(entity: db.entity("Item"))
-        let columns = try [
-            NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")]),
-            NSExpression(forFunction: "count:", arguments: [NSExpression(forKeyPath: "title")]),
-            NSExpression(forFunction: "max:", arguments: [NSExpression(forKeyPath: "owner.age")]),
-        ].map(compiler.resultColumn(for:))
-        #expect(columns[0] == "SUM(t0.ZPRICE)" && columns[1] == "COUNT(t0.ZTITLE)")
-        let statement = try compiler.selectStatement(columns: columns.joined(separator: ", "), predicate: nil)
-        var row: [SQLValue] = []
-        try db.connection.query(statement.sql, statement.bindings) { result in row = (0..<3).map { result.value(at: Int32($0)) } }
-        let items = db.rows["Item"]!
-        let total = items.compactMap { ($0.values["price"] as? NSNumber)?.doubleValue }.reduce(0, +)
-        #expect(row[0] == .real(total))
-        #expect(row[1] == .integer(Int64(items.filter { $0.values["title"] != nil }.count)))
-        let ages = items.compactMap { (($0.values["owner"] as? QueryTestRow)?.values["age"] as? NSNumber)?.int64Value }
-        #expect(row[2] == (ages.max().map { .integer($0) } ?? .null))
-        #expect(throws: NSError.self) { try compiler.resultColumn(for: NSExpression(forFunction: "median:", arguments: [NSExpression(forKeyPath: "price")])) }
     }
 }

@@ -152,24 +152,3 @@ extension SQLCompiler {
         }
     }
 }
-
-extension SQLCompiler {
-    /// A result column for dictionary fetches: a key path (through to-one relationships), or
-    /// an aggregate over the fetched rows (`sum:`, `count:`, `min:`, `max:`, `average:` of a
-    /// key path), or arithmetic on those. `median:`, `mode:` and `stddev:` have no SQL form:
-    /// they throw, and the caller computes them in memory with `NSExpression.expressionValue`.
-    ///
-    /// For example, `NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "price")])`
-    /// compiles to `SUM(t0.ZPRICE)`.
-    func resultColumn(for expression: NSExpression) throws -> String {
-        if case .function(let selector, let arguments) = expression.node,
-           let function = ExpressionFunction(selector: selector), function.isAggregate {
-            let sqlNames: [ExpressionFunction: String] = [.sum: "SUM", .count: "COUNT", .min: "MIN", .max: "MAX", .average: "AVG"]
-            guard let name = sqlNames[function], arguments.count == 1 else {
-                throw PredicateError.semantic("\(selector) has no SQL form; compute it in memory")
-            }
-            return "\(name)(\(try scalar(arguments[0], in: rootScope).sql))"
-        }
-        return try scalar(expression.node, in: rootScope).sql
-    }
-}

@@ -2,13 +2,14 @@
 /// Apple's table layout (`SQLiteSchema`), with the semantics the in-memory evaluator has.
 ///
 /// One compiler serves one statement: it collects the LEFT JOINs that to-one key paths need and
-/// the bound values, then `selectStatement` assembles them. The main table's alias is `t0`.
+/// the bound values, then the statement's builder (`SQLiteFetchPlan`, `BatchUpdateStatement`,
+/// the dictionary fetch) assembles them. The main table's alias is `t0`.
 ///
 /// For example:
 /// ```swift
 /// let compiler = SQLCompiler(entity: person)
-/// let statement = try compiler.selectStatement(
-///     columns: "t0.Z_PK", predicate: tree, sortDescriptors: [NSSortDescriptor(key: "name", ascending: true)])
+/// let condition = try compiler.whereClause(for: tree)          // "+t0.Z_ENT IN (3) AND ..."
+/// let sql = "SELECT t0.Z_PK FROM \(compiler.fromClause) WHERE \(condition)"
 /// ```
 ///
 /// Every predicate compiles to an expression that is 0 or 1, never NULL, so `NOT` means what it
@@ -60,19 +61,6 @@ final class SQLCompiler {
         let numbers = includesSubentities ? SQLiteSchema.entityNumbers(for: entity) : [entity.entityNumber]
         let wholeTable = Set(numbers) == Set(SQLiteSchema.entityNumbers(for: entity.rootEntity))
         return "\(wholeTable ? "+" : "")t0.\(SQLiteSchema.entityColumn) IN (\(numbers.map(String.init).joined(separator: ", ")))"
-    }
-
-    /// A whole SELECT: entity filter AND predicate, ORDER BY, LIMIT/OFFSET (bound too).
-    func selectStatement(columns: String, predicate: PredicateNode?, sortDescriptors: [NSSortDescriptor] = [],
-                         limit: Int = 0, offset: Int = 0) throws -> SQLFragment {
-        let condition = try whereClause(for: predicate)
-        let order = try orderByClause(for: sortDescriptors)
-        var sql = "SELECT \(columns) FROM \(fromClause) WHERE \(condition)"
-        if !order.isEmpty { sql += " ORDER BY " + order }
-        if limit > 0 || offset > 0 {
-            sql += " LIMIT \(bind(.integer(limit > 0 ? Int64(limit) : -1))) OFFSET \(bind(.integer(Int64(offset))))"
-        }
-        return SQLFragment(sql, bindings)
     }
 
     /// The WHERE condition: entity filter, then the predicate (0/1, NULL-free).
