@@ -66,14 +66,9 @@ extension FetchedResultsState {
             let key = ordering.isIncremental ? ordering.key(for: object) : ordering.positionKey(position)
             rows.append((ResultIdentity(object), key, sectionNaming.name(for: object)))
         }
-        let order = ordering
-        let isSorted = zip(rows, rows.dropFirst()).allSatisfy { order.areInIncreasingOrder($0.key, $1.key) }
-        if !isSorted {
-            // Ties the store broke another way, or collations that differ: our order rules, so
-            // later incremental updates land where this snapshot expects.
-            rows.sort { order.areInIncreasingOrder($0.key, $1.key) }
-        }
-        return Snapshot(sortedRows: rows, areInIncreasingOrder: order.areInIncreasingOrder)
+        // Should the store break ties or collate differently, our order rules, so later
+        // incremental updates land where this snapshot expects.
+        return Snapshot(rows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
     }
 
     /// The request to fetch with. The controller reads every object's sort keys and section

@@ -10,13 +10,10 @@ extension ResultsSnapshot {
         for section in sections {
             for row in section.rows { rows.append((row.id, row.key, section.name)) }
         }
-        let order = areInIncreasingOrder
         // Sections are contiguous in key order whenever the first sort key is the section key.
-        if !zip(rows, rows.dropFirst()).allSatisfy({ order($0.key, $1.key) }) {
-            rows.sort { order($0.key, $1.key) }
-        }
+        rows = Self.sorted(rows, by: areInIncreasingOrder)
         let start = Swift.min(Swift.max(offset, 0), rows.count)
         let end = limit.map { Swift.min(start + Swift.max($0, 0), rows.count) } ?? rows.count
-        return ResultsSnapshot(sortedRows: rows[start..<end], areInIncreasingOrder: order)
+        return ResultsSnapshot(sortedRows: rows[start..<end], areInIncreasingOrder: areInIncreasingOrder)
     }
 }

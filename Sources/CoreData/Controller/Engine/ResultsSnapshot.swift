@@ -46,13 +46,19 @@ struct ResultsSnapshot<ID: Hashable, Key> {
         count = 0
     }
 
-    /// Builds a snapshot from rows in any order: O(n log n).
+    /// Builds a snapshot from rows in any order: O(n) when they are sorted already (as a store
+    /// that sorts like us returns them), O(n log n) otherwise.
     init(
-        rows: some Sequence<(id: ID, key: Key, section: String)>,
+        rows: [(id: ID, key: Key, section: String)],
         areInIncreasingOrder: @escaping (Key, Key) -> Bool
     ) {
-        let sorted = rows.sorted { areInIncreasingOrder($0.key, $1.key) }
-        self.init(sortedRows: sorted, areInIncreasingOrder: areInIncreasingOrder)
+        self.init(sortedRows: Self.sorted(rows, by: areInIncreasingOrder), areInIncreasingOrder: areInIncreasingOrder)
+    }
+
+    /// `rows` in key order, sorted only if they are not in it.
+    static func sorted(_ rows: [(id: ID, key: Key, section: String)], by order: (Key, Key) -> Bool) -> [(id: ID, key: Key, section: String)] {
+        let isSorted = zip(rows, rows.dropFirst()).allSatisfy { order($0.key, $1.key) }
+        return isSorted ? rows : rows.sorted { order($0.key, $1.key) }
     }
 
     /// Builds a snapshot from rows already sorted by key: O(n).
