@@ -29,11 +29,12 @@ enum ManagedValueNormalizer {
 
     /// The members of a value given for a to-many relationship, in order.
     static func objects(in value: Any?) -> [NSManagedObject] {
+        // Swift collections first: casting one to NSSet would bridge (copy) it.
         switch unwrapOptional(value) {
+        case let set as Set<NSManagedObject>: Array(set)
+        case let array as [Any]: array.compactMap { $0 as? NSManagedObject }
         case let set as NSOrderedSet: set.array.compactMap { $0 as? NSManagedObject }
         case let set as NSSet: set.allObjects.compactMap { $0 as? NSManagedObject }
-        case let array as [Any]: array.compactMap { $0 as? NSManagedObject }
-        case let set as Set<NSManagedObject>: Array(set)
         default: []
         }
     }

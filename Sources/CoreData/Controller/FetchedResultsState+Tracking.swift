@@ -8,10 +8,10 @@ extension FetchedResultsState {
     /// refetch and diff in linear time.
     func contextObjectsDidChange(_ userInfo: [AnyHashable: Any]) {
         guard let count = snapshot?.count, let request = activeRequest else { return }
-        let inserted = Self.objects(userInfo[NSInsertedObjectsKey])
-        let updated = Self.objects(userInfo[NSUpdatedObjectsKey])
-        let deleted = Self.objects(userInfo[NSDeletedObjectsKey])
-        let refreshed = Self.objects(userInfo[NSRefreshedObjectsKey])
+        let inserted = Set(ManagedValueNormalizer.objects(in: userInfo[NSInsertedObjectsKey]))
+        let updated = Set(ManagedValueNormalizer.objects(in: userInfo[NSUpdatedObjectsKey]))
+        let deleted = Set(ManagedValueNormalizer.objects(in: userInfo[NSDeletedObjectsKey]))
+        let refreshed = Set(ManagedValueNormalizer.objects(in: userInfo[NSRefreshedObjectsKey]))
         let edited = updated.union(refreshed)
 
         let unknownScope = userInfo[NSInvalidatedAllObjectsKey] != nil
@@ -102,14 +102,5 @@ extension FetchedResultsState {
     private func matches(_ object: NSManagedObject, _ predicate: NSPredicate?) -> Bool {
         guard let predicate else { return true }
         return predicate.evaluate(with: object)
-    }
-
-    private static func objects(_ value: Any?) -> Set<NSManagedObject> {
-        switch value {
-        case let set as Set<NSManagedObject>: set
-        case let array as [NSManagedObject]: Set(array)
-        case let set as NSSet: Set(set.allObjects.compactMap { $0 as? NSManagedObject })
-        default: []
-        }
     }
 }
