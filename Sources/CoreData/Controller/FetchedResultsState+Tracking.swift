@@ -60,8 +60,8 @@ extension FetchedResultsState {
         for object in deleted where snapshot.entries[ResultIdentity(object)] != nil {
             changes[ResultIdentity(object)] = .absent(ResultIdentity(object))
         }
-        for object in inserted where isOfFetchedEntity(object) { evaluate(object, contentChanged: false) }
-        for object in edited where isOfFetchedEntity(object) { evaluate(object, contentChanged: true) }
+        for object in inserted { evaluate(object, contentChanged: false) }
+        for object in edited { evaluate(object, contentChanged: true) }
 
         // Objects reached through relationships: their referrers may move or need redrawing.
         if !refreshPaths.isEmpty {
@@ -69,8 +69,12 @@ extension FetchedResultsState {
             for path in refreshPaths {
                 for referrer in path.referrers(referring: related, in: snapshot) {
                     let identity = ResultIdentity(referrer)
-                    guard changes[identity]?.placement != nil || changes[identity] == nil else { continue }
-                    evaluate(referrer, contentChanged: path.refreshesContent || (changes[identity]?.contentChanged ?? false))
+                    if changes[identity] == nil {
+                        evaluate(referrer, contentChanged: path.refreshesContent)
+                    } else if changes[identity]?.placement != nil, path.refreshesContent {
+                        // Already placed in this pass: only its redraw may still be owed.
+                        changes[identity]?.contentChanged = true
+                    }
                 }
             }
         }
