@@ -49,11 +49,11 @@ enum SQLiteSchema {
 
     /// Whether `relationship` is the side of a many-to-many whose changes are written to the
     /// join table (the side the table is named after, or the only side).
+    /// Derived from `storage(of:)`, so the two always agree on the side.
     static func writesJoinTable(_ relationship: NSRelationshipDescription) -> Bool {
-        guard let inverse = relationship.inverseRelationship else { return true }
-        let ownKey = "\(relationship.entity.name ?? "").\(relationship.name)"
-        let inverseKey = "\(inverse.entity.name ?? "").\(inverse.name)"
-        return ownKey <= inverseKey
+        guard relationship.inverseRelationship != nil,
+              case .joinTable(let table, let sourceColumn, _, _) = storage(of: relationship) else { return true }
+        return table == sourceColumn
     }
 
     /// The Z_ENT numbers a fetch for `entity` must match (itself and its subentities).
