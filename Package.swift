@@ -20,6 +20,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "602.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +35,10 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        .target(name: "CoreData", dependencies: ["CSQLite", "CoreDataMacros"]),
+        .target(name: "CoreData", dependencies: [
+            "CSQLite", "CoreDataMacros",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "ExampleSupport", dependencies: ["CoreData"], path: "Examples/Support"),
         example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),
         example("bowties", folder: "BowTies", resources: [.copy("Model/BowTies.xcdatamodeld"), .copy("Resources/SampleData.plist")]),

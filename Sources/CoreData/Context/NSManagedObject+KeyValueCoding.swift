@@ -4,6 +4,7 @@ extension NSManagedObject {
     /// booleans), to-one relationships as the related object, to-many as `NSSet` or
     /// `NSOrderedSet`. An unknown key returns nil and makes the next save throw.
     public func value(forKey key: String) -> Any? {
+        ConcurrencyDebug.check(self)
         if let keyRecorder { return probeValue(forKey: key, recorder: keyRecorder) }
         guard let property = entity.propertiesByName[key] else {
             noteUnknownKey(key)
@@ -20,6 +21,7 @@ extension NSManagedObject {
 
     /// Sets a property, keeping inverse relationships consistent at once and recording the change.
     public func setValue(_ value: Any?, forKey key: String) {
+        ConcurrencyDebug.check(self)
         guard let property = entity.propertiesByName[key] else {
             noteUnknownKey(key)
             return
@@ -108,6 +110,7 @@ extension NSManagedObject {
 
     /// The stored value without access notifications; to-many relationships as `NSSet`.
     public func primitiveValue(forKey key: String) -> Any? {
+        ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         let value = values[key]
         if let members = value as? ToManyMembers { return NSSet(array: members.objects) }
@@ -115,6 +118,7 @@ extension NSManagedObject {
     }
 
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
+        ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         if let attribute = entity.attributesByName[key] {
             values[key] = ManagedValueNormalizer.normalize(value, for: attribute)

@@ -2,6 +2,7 @@
 extension NSManagedObjectContext {
     /// Registers a new object; it is saved at the next `save()`.
     public func insert(_ object: NSManagedObject) {
+        ConcurrencyDebug.check(self, "insert(_:)")
         if object.managedObjectContext === self {
             guard object.deletedFlag else { return }
             // Re-inserting a deleted object undoes the delete.
@@ -37,6 +38,7 @@ extension NSManagedObjectContext {
 
     /// Marks an object for deletion; delete rules run at the next `processPendingChanges()`.
     public func delete(_ object: NSManagedObject) {
+        ConcurrencyDebug.check(self, "delete(_:)")
         if let owner = object.managedObjectContext, owner !== self {
             recordMisuse(CoreDataError.misuse(
                 "Cannot delete an object that belongs to another context (\(owner.name ?? "unnamed")); delete it in its own context",
@@ -56,6 +58,7 @@ extension NSManagedObjectContext {
     /// The object for `objectID`: the registered one, or a new fault whose values are read on
     /// first access. Never fails; use `existingObject(with:)` to check the row exists.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        ConcurrencyDebug.check(self, "object(with:)")
         if let object = registered[objectID] { return object }
         let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
         let object = objectClass.init(entity: objectID.entity, insertInto: nil)
@@ -67,33 +70,54 @@ extension NSManagedObjectContext {
     }
 
     /// The object for `objectID` with its values loaded; throws 133000 if its row is gone.
+    /// Runs on the context's queue, so it may be called from inside another context's block.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
-        // A non-fault that is neither new nor read from a row is one whose row vanished.
-        if let object = registered[objectID], !object.faultFlag, object.insertedFlag || object.committed != nil { return object }
-        guard let row = try upstreamRows(for: [objectID])[objectID] else {
-            throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
-                                     "No object with ID \(objectID.uriRepresentation().absoluteString) exists",
-                                     [NSAffectedObjectsErrorKey: [objectID]])
+        try performAndWait {
+            // A non-fault that is neither new nor read from a row is one whose row vanished.
+            if let object = registered[objectID], !object.faultFlag, object.insertedFlag || object.committed != nil { return object }
+            guard let row = try upstreamRows(for: [objectID])[objectID] else {
+                throw CoreDataError.make(NSManagedObjectReferentialIntegrityError,
+                                         "No object with ID \(objectID.uriRepresentation().absoluteString) exists",
+                                         [NSAffectedObjectsErrorKey: [objectID]])
+            }
+            let object = self.object(with: objectID)
+            if object.faultFlag {
+                object.apply(row, in: self)
+                object.awakeFromFetch()
+            }
+            return object
         }
-        let object = self.object(with: objectID)
-        if object.faultFlag {
-            object.apply(row, in: self)
-            object.awakeFromFetch()
-        }
-        return object
     }
 
     /// The registered object for `objectID`, without creating a fault.
     public func registeredObject(for objectID: NSManagedObjectID) -> NSManagedObject? {
-        registered[objectID]
+        ConcurrencyDebug.check(self, "registeredObject(for:)")
+        return registered[objectID]
     }
 
-    public var registeredObjects: Set<NSManagedObject> { Set(registered.values) }
-    public var insertedObjects: Set<NSManagedObject> { insertedSet }
-    public var deletedObjects: Set<NSManagedObject> { deletedSet.filter { !$0.insertedFlag } }
-    public var updatedObjects: Set<NSManagedObject> { changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty } }
+    public var registeredObjects: Set<NSManagedObject> {
+        ConcurrencyDebug.check(self, "registeredObjects")
+        return Set(registered.values)
+    }
+
+    public var insertedObjects: Set<NSManagedObject> {
+        ConcurrencyDebug.check(self, "insertedObjects")
+        return insertedSet
+    }
+
+    public var deletedObjects: Set<NSManagedObject> {
+        ConcurrencyDebug.check(self, "deletedObjects")
+        return deletedSet.filter { !$0.insertedFlag }
+    }
+
+    public var updatedObjects: Set<NSManagedObject> {
+        ConcurrencyDebug.check(self, "updatedObjects")
+        return changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty }
+    }
+
     public var hasChanges: Bool {
-        !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains { !$0.changedKeys.isEmpty }
+        ConcurrencyDebug.check(self, "hasChanges")
+        return !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains { !$0.changedKeys.isEmpty }
     }
 
     /// Reads a fault's values: from rows read ahead, or else from the parent or store.
@@ -127,20 +151,22 @@ extension NSManagedObjectContext {
         return ids.map { self.object(with: $0) }
     }
 
-    /// Gives objects their permanent IDs now rather than at save.
+    /// Gives objects their permanent IDs now rather than at save. Runs on the context's queue.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
-        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        let temporary = objects.filter { $0.objectID.isTemporaryID }
-        let grouped = Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) })
-        var assigned: [NSManagedObjectID: NSManagedObjectID] = [:]
-        // Children hear of the IDs assigned before a failure too: those IDs stay assigned.
-        defer { propagateToChildren(assigned) }
-        for group in grouped.values {
-            let keys = try coordinator.allocatePrimaryKeys(for: group[0].entity, count: group.count)
-            for (object, key) in zip(group, keys) {
-                let permanent = try coordinator.permanentID(for: object.entity, primaryKey: key)
-                assigned[object.objectID] = permanent
-                reassignID(of: object, to: permanent)
+        try performAndWait {
+            guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+            let temporary = objects.filter { $0.objectID.isTemporaryID }
+            let grouped = Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) })
+            var assigned: [NSManagedObjectID: NSManagedObjectID] = [:]
+            // Children hear of the IDs assigned before a failure too: those IDs stay assigned.
+            defer { propagateToChildren(assigned) }
+            for group in grouped.values {
+                let keys = try coordinator.allocatePrimaryKeys(for: group[0].entity, count: group.count)
+                for (object, key) in zip(group, keys) {
+                    let permanent = try coordinator.permanentID(for: object.entity, primaryKey: key)
+                    assigned[object.objectID] = permanent
+                    reassignID(of: object, to: permanent)
+                }
             }
         }
     }

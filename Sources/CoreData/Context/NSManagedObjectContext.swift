@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a context confines its work.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated by Apple; treated here as a private queue.
@@ -30,22 +32,26 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var retainsRegisteredObjects = false
     public var userInfo = NSMutableDictionary()
 
-    private var coordinator: NSPersistentStoreCoordinator?
+    /// Where this context sits: its parent or coordinator and its children. Set from any thread
+    /// (a child is often attached on the thread that creates it) and read on every context's
+    /// queue, so it is guarded.
+    private let links = Mutex(ContextLinks())
+
     public var parent: NSManagedObjectContext? {
-        didSet {
+        get { links.withLock { $0.parent } }
+        set {
+            let oldValue = links.withLock { links in
+                defer { links.parent = newValue }
+                return links.parent
+            }
             oldValue?.removeChild(self)
-            parent?.addChild(self)
+            newValue?.addChild(self)
             observeSaves()
         }
     }
 
-    let queue: DispatchQueue
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
-    private static let mainQueueMarker: ObjectIdentifier = {
-        let marker = ObjectIdentifier(NSManagedObjectContext.self)
-        DispatchQueue.main.setSpecific(key: queueKey, value: marker)
-        return marker
-    }()
+    /// The queue every use of this context and its objects is confined to.
+    let queue: ReentrantQueue
 
     // Object graph state; touched only on the context's queue.
     var registered: [NSManagedObjectID: NSManagedObject] = [:]
@@ -63,68 +69,45 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
     var rowCache: [NSManagedObjectID: RowSnapshot] = [:]
-    private var children: [WeakContext] = []
-    private var saveObserver: NSObjectProtocol?
+    private let saveObserver = Mutex<SaveObserver?>(nil)
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType
-        if concurrencyType == .mainQueueConcurrencyType {
-            _ = Self.mainQueueMarker
-            queue = .main
-        } else {
-            queue = DispatchQueue(label: "CoreData.NSManagedObjectContext")
-        }
+        queue = concurrencyType == .mainQueueConcurrencyType ? .main : ReentrantQueue(label: "CoreData.NSManagedObjectContext")
         super.init()
-        if concurrencyType != .mainQueueConcurrencyType {
-            queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-        }
-    }
-
-    deinit {
-        if let saveObserver { NotificationCenter.default.removeObserver(saveObserver) }
     }
 
     /// The coordinator this context (or its top-level ancestor) saves through.
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
-        get { coordinator ?? parent?.persistentStoreCoordinator }
-        set { coordinator = newValue }
+        get {
+            let (coordinator, parent) = links.withLock { ($0.coordinator, $0.parent) }
+            return coordinator ?? parent?.persistentStoreCoordinator
+        }
+        set { links.withLock { $0.coordinator = newValue } }
     }
 
     // MARK: Queue confinement
 
-    /// Whether the caller is already running on this context's queue.
-    var isOnQueue: Bool {
-        let current = DispatchQueue.getSpecific(key: Self.queueKey)
-        if concurrencyType == .mainQueueConcurrencyType { return Thread.isMainThread || current == Self.mainQueueMarker }
-        return current == ObjectIdentifier(self)
-    }
+    /// Whether the caller is on this context's queue, directly or through nested synchronous calls.
+    var isOnQueue: Bool { queue.isCurrent }
 
     /// Runs `block` asynchronously on the context's queue, then processes pending changes.
     public func perform(_ block: @escaping () -> Void) {
-        let work = UncheckedSendable(block)
         queue.async {
-            work.value()
+            block()
             self.processPendingChanges()
         }
     }
 
-    /// Runs `block` on the context's queue and waits for it; runs at once if already there.
+    /// Runs `block` on the context's queue and waits for it; runs at once when the thread is
+    /// already on it, however deeply nested (a parent's queue inside a child's, for instance).
     public func performAndWait(_ block: () -> Void) {
-        onQueue(block)
+        queue.sync(block)
     }
 
     /// Runs `block` on the context's queue and returns its result.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        try onQueue(block)
-    }
-
-    private func onQueue<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
-        return try withoutActuallyEscaping(block) { escapable in
-            let work = UncheckedSendable(escapable)
-            let result = try queue.sync { UncheckedSendable(try work.value()) }
-            return result.value
-        }
+        try queue.sync(block)
     }
 
     /// How an async `perform` schedules its block.
@@ -145,11 +128,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             processPendingChanges()
             return result
         }
-        let work = UncheckedSendable(block)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedSendable<T>, Error>) in
             queue.async {
                 do {
-                    let result = try work.value()
+                    let result = try block()
                     self.processPendingChanges()
                     continuation.resume(returning: UncheckedSendable(result))
                 } catch {
@@ -161,36 +143,58 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     // MARK: Children
 
-    private final class WeakContext {
-        weak var context: NSManagedObjectContext?
-        init(_ context: NSManagedObjectContext) { self.context = context }
-    }
-
     private func addChild(_ child: NSManagedObjectContext) {
-        children.removeAll { $0.context == nil }
-        children.append(WeakContext(child))
+        links.withLock { links in
+            links.children.removeAll { $0.context == nil }
+            links.children.append(WeakContext(child))
+        }
     }
 
     private func removeChild(_ child: NSManagedObjectContext) {
-        children.removeAll { $0.context == nil || $0.context === child }
+        links.withLock { $0.children.removeAll { $0.context == nil || $0.context === child } }
     }
 
-    var childContexts: [NSManagedObjectContext] { children.compactMap(\.context) }
+    var childContexts: [NSManagedObjectContext] { links.withLock { $0.children.compactMap(\.context) } }
 
     /// Listens for saves this context should merge when `automaticallyMergesChangesFromParent` is on.
     private func observeSaves() {
-        if let saveObserver { NotificationCenter.default.removeObserver(saveObserver) }
-        saveObserver = nil
-        guard automaticallyMergesChangesFromParent else { return }
-        saveObserver = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSaveObjectIDs, object: nil, queue: nil) { [weak self] notification in
-            guard let self, let source = notification.object as? NSManagedObjectContext, source !== self else { return }
-            let fromParent = source === self.parent
-            let fromSibling = self.parent == nil && source.parent == nil
-                && source.persistentStoreCoordinator === self.persistentStoreCoordinator
+        let observer = automaticallyMergesChangesFromParent ? SaveObserver(for: self) : nil
+        saveObserver.withLock { $0 = observer }
+    }
+}
+
+/// A context's parent or coordinator and its children, guarded together.
+private struct ContextLinks {
+    var parent: NSManagedObjectContext?
+    var coordinator: NSPersistentStoreCoordinator?
+    var children: [WeakContext] = []
+}
+
+private final class WeakContext {
+    weak var context: NSManagedObjectContext?
+    init(_ context: NSManagedObjectContext) { self.context = context }
+}
+
+/// The registration that merges a parent's (or a top-level sibling's) saves into a context with
+/// `automaticallyMergesChangesFromParent`; removed when released.
+private final class SaveObserver: @unchecked Sendable {
+    private var token: NSObjectProtocol?
+
+    init(for context: NSManagedObjectContext) {
+        token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSaveObjectIDs, object: nil, queue: nil) { [weak context] notification in
+            guard let context, let source = notification.object as? NSManagedObjectContext, source !== context else { return }
+            let parent = context.parent
+            let fromParent = source === parent
+            let fromSibling = parent == nil && source.parent == nil
+                && source.persistentStoreCoordinator === context.persistentStoreCoordinator
             guard fromParent || fromSibling else { return }
             let changes = UncheckedSendable(notification.userInfo ?? [:])
-            self.perform { self.mergeChanges(fromObjectIDs: changes.value) }
+            context.perform { context.mergeChanges(fromObjectIDs: changes.value) }
         }
+    }
+
+    deinit {
+        if let token { NotificationCenter.default.removeObserver(token) }
     }
 }
 

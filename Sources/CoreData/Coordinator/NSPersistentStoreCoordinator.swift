@@ -7,10 +7,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     private var stores: [NSPersistentStore] = []
     private let lock = NSRecursiveLock()
     public var name: String?
+    /// The queue `perform` and `performAndWait` run on. The coordinator's own operations are
+    /// thread-safe without it; it serialises the blocks callers hand it, as on Apple platforms.
+    let queue = ReentrantQueue(label: "CoreData.NSPersistentStoreCoordinator")
 
+    /// Freezes `model`: from here on, changing it stops the program with a message naming the
+    /// model and the property, as editing a model in use raises on Apple platforms.
     public init(managedObjectModel model: NSManagedObjectModel) {
         self.managedObjectModel = model
         super.init()
+        model.freeze()
         ModelRegistry.shared.add(model)
     }
 

@@ -1,12 +1,12 @@
 /// A typed value an entity stores, with its default and validation rules.
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
-    public var attributeType: NSAttributeType = .undefinedAttributeType
-    public var defaultValue: Any? = nil
+    public var attributeType: NSAttributeType = .undefinedAttributeType { willSet { requireEditable("attributeType") } }
+    public var defaultValue: Any? = nil { willSet { requireEditable("defaultValue") } }
     /// Apple keeps large blobs beside the store; we accept the flag and keep them in the row.
-    public var allowsExternalBinaryDataStorage: Bool = false
+    public var allowsExternalBinaryDataStorage: Bool = false { willSet { requireEditable("allowsExternalBinaryDataStorage") } }
     /// The name a `ValueTransformer` is registered under, for `.transformableAttributeType`.
-    public var valueTransformerName: String? = nil
-    public var attributeValueClassName: String? = nil
+    public var valueTransformerName: String? = nil { willSet { requireEditable("valueTransformerName") } }
+    public var attributeValueClassName: String? = nil { willSet { requireEditable("attributeValueClassName") } }
 
     public override init() { super.init() }
 

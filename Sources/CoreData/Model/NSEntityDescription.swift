@@ -2,13 +2,13 @@ import Synchronization
 
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
-    public var name: String?
+    public var name: String? { willSet { requireEditable("name") } }
     /// The class instantiated for this entity; resolved through `ManagedObjectClassRegistry`.
-    public var managedObjectClassName: String! = "NSManagedObject"
-    public var isAbstract: Bool = false
-    public var userInfo: [AnyHashable: Any]? = nil
+    public var managedObjectClassName: String! = "NSManagedObject" { willSet { requireEditable("managedObjectClassName") } }
+    public var isAbstract: Bool = false { willSet { requireEditable("isAbstract") } }
+    public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Sets of property names whose combined values must be unique, e.g. `[["name"]]`.
-    public var uniquenessConstraints: [[Any]] = []
+    public var uniquenessConstraints: [[Any]] = [] { willSet { requireEditable("uniquenessConstraints") } }
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
     public private(set) weak var superentity: NSEntityDescription?
 
@@ -42,6 +42,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var properties: [NSPropertyDescription] {
         get { propertyIndex.properties }
         set {
+            requireEditable("properties")
             let inherited = Set((superentity?.properties ?? []).map(ObjectIdentifier.init))
             ownProperties = newValue.filter { !inherited.contains(ObjectIdentifier($0)) }
             for property in ownProperties { property.entity = self }
@@ -52,6 +53,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var subentities: [NSEntityDescription] {
         get { ownSubentities }
         set {
+            requireEditable("subentities")
             ownSubentities = newValue
             for sub in newValue { sub.superentity = self }
             PropertyIndex.noteEdit()

@@ -1,9 +1,13 @@
+import Synchronization
+
 /// The schema of an object graph: entities, their properties and relationships, and stored
 /// fetch request templates. Built in code or read from an Xcode `.xcdatamodel(d)`.
 open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var entityList: [NSEntityDescription] = []
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
-    public var versionIdentifiers: Set<AnyHashable> = []
+    public var versionIdentifiers: Set<AnyHashable> = [] { willSet { requireEditable("versionIdentifiers") } }
+    /// Set once a coordinator uses the model (see `NSManagedObjectModel+Freezing.swift`).
+    let frozen = Atomic<Bool>(false)
 
     public override init() { super.init() }
 
@@ -16,6 +20,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     public var entities: [NSEntityDescription] {
         get { entityList }
         set {
+            requireEditable("entities")
             entityList = newValue
             resolve()
         }
@@ -40,6 +45,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     /// Stores a template; the model keeps its own copy so later edits to `fetchRequest` don't leak in.
     public func setFetchRequestTemplate(_ fetchRequest: NSFetchRequest<NSFetchRequestResult>?, forName name: String) {
+        requireEditable("the fetch request template '\(name)'")
         templates[name] = fetchRequest.map { $0.frozenCopy() }
     }
 

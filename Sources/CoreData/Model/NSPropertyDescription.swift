@@ -1,11 +1,14 @@
 /// What attributes and relationships of an entity have in common.
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
-    public var name: String = "" { didSet { PropertyIndex.noteEdit() } }
+    public var name: String = "" {
+        willSet { requireEditable("name") }
+        didSet { PropertyIndex.noteEdit() }
+    }
     public internal(set) weak var entity: NSEntityDescription!
-    public var isOptional: Bool = true
-    public var isTransient: Bool = false
-    public var isIndexed: Bool = false
-    public var userInfo: [AnyHashable: Any]? = nil
+    public var isOptional: Bool = true { willSet { requireEditable("isOptional") } }
+    public var isTransient: Bool = false { willSet { requireEditable("isTransient") } }
+    public var isIndexed: Bool = false { willSet { requireEditable("isIndexed") } }
+    public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Predicates a value must satisfy; see `setValidationPredicates(_:withValidationWarnings:)`.
     public private(set) var validationPredicates: [NSPredicate] = []
     /// One entry per predicate: an error code (`Int`) or a message (`String`) used when it fails.
@@ -16,6 +19,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Sets the validation rules. A warning that is an `NSCocoaErrorDomain` code (such as
     /// `NSValidationNumberTooLargeError`) becomes the code of the error a failing value raises.
     public func setValidationPredicates(_ predicates: [NSPredicate]?, withValidationWarnings warnings: [Any]?) {
+        requireEditable("validationPredicates")
         validationPredicates = predicates ?? []
         validationWarnings = warnings ?? []
     }

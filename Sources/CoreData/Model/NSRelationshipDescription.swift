@@ -8,14 +8,14 @@ public enum NSDeleteRule: UInt, Sendable {
 
 /// A link from one entity to another, to-one or to-many, optionally ordered.
 open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
-    public var destinationEntity: NSEntityDescription?
-    public var inverseRelationship: NSRelationshipDescription?
-    public var deleteRule: NSDeleteRule = .nullifyDeleteRule
+    public var destinationEntity: NSEntityDescription? { willSet { requireEditable("destinationEntity") } }
+    public var inverseRelationship: NSRelationshipDescription? { willSet { requireEditable("inverseRelationship") } }
+    public var deleteRule: NSDeleteRule = .nullifyDeleteRule { willSet { requireEditable("deleteRule") } }
     /// 0 means no lower bound.
-    public var minCount: Int = 0
+    public var minCount: Int = 0 { willSet { requireEditable("minCount") } }
     /// 0 means unbounded; 1 makes the relationship to-one.
-    public var maxCount: Int = 1
-    public var isOrdered: Bool = false
+    public var maxCount: Int = 1 { willSet { requireEditable("maxCount") } }
+    public var isOrdered: Bool = false { willSet { requireEditable("isOrdered") } }
 
     /// Names kept until the model resolves them to descriptions (built in code or read from XML).
     var destinationEntityName: String?

@@ -36,6 +36,7 @@ final class SQLiteConnection {
 
     /// Runs one or more statements that take no arguments and return nothing of interest.
     func execute(_ sql: String) throws {
+        let trace = SQLTrace.start(sql, [])
         var errorMessage: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard status == SQLITE_OK else {
@@ -43,6 +44,7 @@ final class SQLiteConnection {
             sqlite3_free(errorMessage)
             throw SQLiteError(code: status, message: message, sql: sql)
         }
+        trace?.finish(rows: Int(sqlite3_changes(handle))) { [] }
     }
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
@@ -50,12 +52,16 @@ final class SQLiteConnection {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
+        let trace = SQLTrace.start(sql, bindings)
+        var count = 0
         while true {
             let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { return }
+            if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else { throw error(status, sql) }
             try row(SQLiteRow(statement: statement))
+            count += 1
         }
+        trace?.finish(rows: count) { queryPlan(sql, bindings) }
     }
 
     /// Runs a statement that returns no rows; returns the number of rows it changed.
@@ -64,9 +70,28 @@ final class SQLiteConnection {
         let statement = try prepared(sql)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
         try bind(bindings, to: statement, sql: sql)
+        let trace = SQLTrace.start(sql, bindings)
         let status = sqlite3_step(statement)
         guard status == SQLITE_DONE || status == SQLITE_ROW else { throw error(status, sql) }
-        return Int(sqlite3_changes(handle))
+        let changes = Int(sqlite3_changes(handle))
+        trace?.finish(rows: changes) { queryPlan(sql, bindings) }
+        return changes
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for `sql`, one line per step, for `CORE_DATA_SQL_DEBUG=4`.
+    /// Prepared afresh and stepped directly, so it is neither cached nor traced itself.
+    private func queryPlan(_ sql: String, _ bindings: [SQLValue]) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            return ["unavailable: \(lastErrorMessage)"]
+        }
+        defer { sqlite3_finalize(statement) }
+        guard (try? bind(bindings, to: statement, sql: sql)) != nil else { return ["unavailable: \(lastErrorMessage)"] }
+        var lines: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            lines.append(SQLiteRow(statement: statement).text(at: 3))
+        }
+        return lines
     }
 
     /// The first column of the first row, or nil.
