@@ -7,6 +7,8 @@ import CoreData
 //   CoreDataStress interleave --store PATH --seconds S --writer N --report PATH [--peer-done PATH]
 //                             [--merge-policy error|overwrite]
 //   CoreDataStress disk-full --store PATH --report PATH [--objects N] [--payload-bytes B]
+//   CoreDataStress touch-off-queue --store PATH       (for CORE_DATA_CONCURRENCY_DEBUG)
+//   CoreDataStress fetch-with-bound-values --store PATH   (for CORE_DATA_SQL_DEBUG)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -61,8 +63,12 @@ do {
         try DiskFull(storePath: arguments.string("store"), reportPath: arguments.string("report"),
                      objectCount: arguments.int("objects", default: 40),
                      payloadBytes: arguments.int("payload-bytes", default: 40_000)).run()
+    case "touch-off-queue":
+        try DebugSwitches.touchOffQueue(storePath: arguments.string("store"))
+    case "fetch-with-bound-values":
+        try DebugSwitches.fetchWithBoundValues(storePath: arguments.string("store"))
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave or disk-full")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue or fetch-with-bound-values")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -36,14 +36,21 @@ struct StressProcess {
     let process = Process()
     let errorLog: URL
 
-    /// Starts `CoreDataStress <arguments>`, its standard error going to `errorLog`.
-    init(_ arguments: [String], errorLog: URL) throws {
+    /// Starts `CoreDataStress <arguments>`, its standard error going to `errorLog` and its
+    /// standard output to `outputLog` (or nowhere), with `environment` added to this process's.
+    init(_ arguments: [String], errorLog: URL, outputLog: URL? = nil, environment: [String: String] = [:]) throws {
         self.errorLog = errorLog
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process.executableURL = try Self.executable()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         process.standardError = try FileHandle(forWritingTo: errorLog)
-        process.standardOutput = FileHandle.nullDevice
+        if let outputLog {
+            _ = FileManager.default.createFile(atPath: outputLog.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: outputLog)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
         try process.run()
     }
 
