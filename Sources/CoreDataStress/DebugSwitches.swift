@@ -2,7 +2,8 @@ import CoreData
 import StressFixtures
 
 /// What the tests of Apple's debugging switches run in a child process, with and without
-/// `CORE_DATA_CONCURRENCY_DEBUG` and `CORE_DATA_SQL_DEBUG` in its environment.
+/// `CORE_DATA_CONCURRENCY_DEBUG` and `CORE_DATA_SQL_DEBUG` in its environment, and the edit of
+/// a model in use that stops a program whatever the environment.
 enum DebugSwitches {
     /// Reads a counter's name outside its context's queue: the concurrency violation the
     /// concurrency switch must stop. Without the switch it prints the name and exits normally.
@@ -35,5 +36,13 @@ enum DebugSwitches {
             return try context.fetch(request).count
         }
         print("matched \(matches)")
+    }
+
+    /// Makes an attribute of a model required after a coordinator started using the model.
+    static func editModelInUse(storePath: String) throws {
+        let container = try StressModel.container(path: storePath)
+        let value = container.managedObjectModel.entitiesByName["Counter"]?.attributesByName["value"]
+        value?.isOptional = true
+        print("edited a model in use")
     }
 }

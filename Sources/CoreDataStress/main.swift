@@ -9,6 +9,7 @@ import CoreData
 //   CoreDataStress disk-full --store PATH --report PATH [--objects N] [--payload-bytes B]
 //   CoreDataStress touch-off-queue --store PATH       (for CORE_DATA_CONCURRENCY_DEBUG)
 //   CoreDataStress fetch-with-bound-values --store PATH   (for CORE_DATA_SQL_DEBUG)
+//   CoreDataStress edit-model-in-use --store PATH     (stops: the model is frozen)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -67,8 +68,10 @@ do {
         try DebugSwitches.touchOffQueue(storePath: arguments.string("store"))
     case "fetch-with-bound-values":
         try DebugSwitches.fetchWithBoundValues(storePath: arguments.string("store"))
+    case "edit-model-in-use":
+        try DebugSwitches.editModelInUse(storePath: arguments.string("store"))
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue or fetch-with-bound-values")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values or edit-model-in-use")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -4,12 +4,10 @@
 /// instance whose `@Managed` accessors record the keys they are asked for; to-one steps hand
 /// back probes of the destination class so a chain records every step. Results are cached.
 extension NSManagedObject {
-    // Key paths are not Sendable, so the cache is guarded by a lock rather than a Mutex.
-    private nonisolated(unsafe) static var keyPathNames: [AnyKeyPath: String] = [:]
-    private static let keyPathNamesLock = NSLock()
+    private static let keyPathNames = Locked<[AnyKeyPath: String]>([:])
 
     static func propertyName(for keyPath: AnyKeyPath) -> String? {
-        if let cached = keyPathNamesLock.withLock({ keyPathNames[keyPath] }) { return cached }
+        if let cached = keyPathNames.withLock({ $0[keyPath] }) { return cached }
         guard let rootClass = type(of: keyPath).rootType as? NSManagedObject.Type,
               let entity = ModelRegistry.shared.entity(for: rootClass) else { return nil }
         let recorder = KeyRecorder()
@@ -18,7 +16,7 @@ extension NSManagedObject {
         _ = probe[keyPath: keyPath]
         guard !recorder.keys.isEmpty else { return nil }
         let name = recorder.keys.joined(separator: ".")
-        keyPathNamesLock.withLock { keyPathNames[keyPath] = name }
+        keyPathNames.withLock { $0[keyPath] = name }
         return name
     }
 

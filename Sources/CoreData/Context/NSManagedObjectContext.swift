@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How a context confines its work.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated by Apple; treated here as a private queue.
@@ -35,7 +33,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Where this context sits: its parent or coordinator and its children. Set from any thread
     /// (a child is often attached on the thread that creates it) and read on every context's
     /// queue, so it is guarded.
-    private let links = Mutex(ContextLinks())
+    private let links = Locked(ContextLinks())
 
     public var parent: NSManagedObjectContext? {
         get { links.withLock { $0.parent } }
@@ -69,7 +67,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
     var rowCache: [NSManagedObjectID: RowSnapshot] = [:]
-    private let saveObserver = Mutex<SaveObserver?>(nil)
+    private let saveObserver = Locked<SaveObserver?>(nil)
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = concurrencyType

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Maps an entity's `managedObjectClassName` to a Swift class.
 ///
 /// Linux has no Objective-C runtime to look classes up by bare name, so a subclass is found
@@ -8,11 +6,11 @@ import Synchronization
 final class ManagedObjectClassRegistry: Sendable {
     static let shared = ManagedObjectClassRegistry()
 
-    private let classesByName = Mutex<[String: NSManagedObject.Type]>([:])
-    private let modulesSeen = Mutex<Set<String>>([ProcessInfo.processInfo.processName])
+    private let classesByName = Locked<[String: NSManagedObject.Type]>([:])
+    private let modulesSeen = Locked<Set<String>>([ProcessInfo.processInfo.processName])
     /// Classes already registered: every object's initialiser calls `register`, so the common
     /// case must not format type names.
-    private let known = Mutex<Set<ObjectIdentifier>>([])
+    private let known = Locked<Set<ObjectIdentifier>>([])
 
     /// Remembers `objectClass` under its bare and module-qualified names.
     func register(_ objectClass: NSManagedObject.Type) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The models in use in this process, so that `Subclass.entity()` can find its entity without
 /// a context, as Apple's runtime does.
 final class ModelRegistry: Sendable {
@@ -10,7 +8,7 @@ final class ModelRegistry: Sendable {
         init(_ model: NSManagedObjectModel) { self.model = model }
     }
 
-    private let models = Mutex<[WeakModel]>([])
+    private let models = Locked<[WeakModel]>([])
 
     private struct ClassInModel: Hashable {
         let model: ObjectIdentifier
@@ -24,7 +22,7 @@ final class ModelRegistry: Sendable {
 
     /// Entities found by class: every `Subclass(context:)` looks its entity up, and naming the
     /// class costs thousands of instructions.
-    private let entitiesByClass = Mutex<[ClassInModel: WeakEntity]>([:])
+    private let entitiesByClass = Locked<[ClassInModel: WeakEntity]>([:])
 
     func add(_ model: NSManagedObjectModel) {
         models.withLock { list in

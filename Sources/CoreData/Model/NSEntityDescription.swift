@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var name: String? { willSet { requireEditable("name") } }
@@ -16,7 +14,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     private var ownSubentities: [NSEntityDescription] = []
     /// `properties` and the by-name tables, valid while no model edit happened since (the lock
     /// makes the lazy fill safe from any context's queue).
-    private let indexCache = Mutex<PropertyIndex?>(nil)
+    private let indexCache = Locked<PropertyIndex?>(nil)
 
     /// The number stored in each row's Z_ENT column, assigned by the model.
     var entityNumber: Int = 0

@@ -7,7 +7,7 @@
 /// before anything is changed.
 extension NSManagedObjectModel {
     /// Whether a coordinator uses this model (it can no longer be changed).
-    public var isEditable: Bool { !frozen.load(ordering: .acquiring) }
+    var isEditable: Bool { !frozen.load(ordering: .acquiring) }
 
     /// Called by the first coordinator that uses the model.
     func freeze() {

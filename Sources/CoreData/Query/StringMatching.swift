@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The string operators (`CONTAINS`, `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`) and folding.
 ///
 /// The in-memory evaluator calls these directly and the SQLite store calls the very same code
@@ -109,7 +107,7 @@ enum StringMatching {
         var entries: [String: NSRegularExpression] = [:]
     }
 
-    private static let regexCache = Mutex(RegexCache())
+    private static let regexCache = Locked(RegexCache())
 
     /// The whole subject must match (ICU syntax, as `MATCHES` is defined); `[c]` makes the
     /// pattern case-insensitive, `[d]` folds diacritics of both sides.

@@ -79,4 +79,13 @@ import Testing
         #expect(quiet.output == "matched 1\n")
         #expect(quiet.errors.isEmpty, "\(quiet.errors)")
     }
+
+    @Test func editingAModelACoordinatorUsesStopsTheProgramNamingTheModelAndProperty() throws {
+        let stopped = try run("edit-model-in-use", environment: [:])
+        #expect(stopped.signalled, "exit \(stopped.status): \(stopped.errors)")
+        #expect(!stopped.output.contains("edited a model in use"))
+        #expect(stopped.errors.contains("can't modify an immutable model"))
+        #expect(stopped.errors.contains("isOptional of property 'value' of entity 'Counter'"), "\(stopped.errors)")
+        #expect(stopped.errors.contains("entities: Counter, Item"), "names the model by its entities")
+    }
 }
