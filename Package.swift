@@ -21,6 +21,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "602.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "CoreData", dependencies: [
             "CSQLite", "CoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
         .target(name: "ExampleSupport", dependencies: ["CoreData"], path: "Examples/Support"),
         example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),

@@ -30,18 +30,15 @@ extension NSManagedObject {
     func addToMany(_ object: NSManagedObject, forKey key: String, at index: Int?) {
         if refusesExternal(object, forKey: key) { return }
         fireFaultIfNeeded()
-        var members = toManyMembers(forKey: key)
+        let members = toManyMembers(forKey: key)
         guard members.insert(object, at: index ?? members.count) else { return }
-        values[key] = members
         noteChange(key)
         if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.link(self, toInverse: inverse) }
     }
 
     func removeFromToMany(_ object: NSManagedObject, forKey key: String) {
         fireFaultIfNeeded()
-        var members = toManyMembers(forKey: key)
-        guard members.remove(object) else { return }
-        values[key] = members
+        guard toManyMembers(forKey: key).remove(object) else { return }
         noteChange(key)
         if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.unlink(self, fromInverse: inverse) }
     }
@@ -58,10 +55,8 @@ extension NSManagedObject {
             addToMany(object, forKey: key, at: position)
         }
         // Reorder to the given order when members were already present.
-        var members = toManyMembers(forKey: key)
-        if members.objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
-            members = ToManyMembers(objects)
-            values[key] = members
+        if toManyMembers(forKey: key).objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
+            values[key] = ToManyMembers(objects)
             noteChange(key)
         }
     }
@@ -70,11 +65,7 @@ extension NSManagedObject {
     private func link(_ source: NSManagedObject, toInverse inverse: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if inverse.isToMany {
-            var members = toManyMembers(forKey: inverse.name)
-            if members.append(source) {
-                values[inverse.name] = members
-                noteChange(inverse.name)
-            }
+            if toManyMembers(forKey: inverse.name).append(source) { noteChange(inverse.name) }
         } else {
             // A to-one inverse: detach whatever the other side pointed at before.
             let previous = primitiveValue(forKey: inverse.name) as? NSManagedObject
@@ -90,11 +81,7 @@ extension NSManagedObject {
     private func unlink(_ source: NSManagedObject, fromInverse inverse: NSRelationshipDescription) {
         fireFaultIfNeeded()
         if inverse.isToMany {
-            var members = toManyMembers(forKey: inverse.name)
-            if members.remove(source) {
-                values[inverse.name] = members
-                noteChange(inverse.name)
-            }
+            if toManyMembers(forKey: inverse.name).remove(source) { noteChange(inverse.name) }
         } else if primitiveValue(forKey: inverse.name) as? NSManagedObject === source {
             setToOne(nil, forKey: inverse.name, maintainingInverse: false)
         }

@@ -100,9 +100,7 @@ extension NSManagedObject {
     /// Removes a member without touching the other side (used while the other side is deleted).
     func removeFromToManyOnly(_ object: NSManagedObject, forKey key: String) {
         fireFaultIfNeeded()
-        var members = toManyMembers(forKey: key)
-        guard members.remove(object) else { return }
-        values[key] = members
+        guard toManyMembers(forKey: key).remove(object) else { return }
         noteChange(key)
     }
 }

@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
         // The stored members stay members: the new object's join those already in the store.
         for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
             let stored = (try? persistentStoreCoordinator?.store(for: row.objectID).relatedObjectIDs(relationship, of: row.objectID)) ?? []
-            var members = object.isToManyFault(relationship.name) ? ToManyMembers() : object.toManyMembers(forKey: relationship.name)
+            let members = object.isToManyFault(relationship.name) ? ToManyMembers() : object.toManyMembers(forKey: relationship.name)
             for id in stored { members.append(self.object(with: id)) }
             object.values[relationship.name] = members
         }
@@ -98,9 +98,8 @@ extension NSManagedObjectContext {
         for object in registered.values where object !== duplicate && !object.faultFlag {
             for relationship in object.entity.relationshipsByName.values {
                 if relationship.isToMany {
-                    guard var members = object.values[relationship.name] as? ToManyMembers, members.remove(duplicate) else { continue }
+                    guard let members = object.values[relationship.name] as? ToManyMembers, members.remove(duplicate) else { continue }
                     if relationship.inverseRelationship == nil { members.append(survivor) }
-                    object.values[relationship.name] = members
                     object.noteChange(relationship.name)
                 } else if object.values[relationship.name] as? NSManagedObject === duplicate {
                     object.values[relationship.name] = relationship.inverseRelationship == nil ? survivor : nil

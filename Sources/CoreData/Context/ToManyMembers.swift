@@ -1,33 +1,44 @@
-/// The loaded members of one to-many relationship: insertion order (which is the order of an
-/// ordered relationship) plus identity membership for O(1) `contains`.
-struct ToManyMembers {
-    private(set) var objects: [NSManagedObject] = []
-    private var identities: Set<ObjectIdentifier> = []
+import OrderedCollections
+
+/// The loaded members of one to-many relationship, in insertion order (which is the order of an
+/// ordered relationship), with O(1) membership.
+///
+/// A class, so that linking a member changes the one list its owner holds in place. As a value
+/// kept in the owner's `[String: Any]` storage, every link copied the whole list out, changed the
+/// copy and stored it back: linking n members to one owner cost O(n²).
+///
+/// Complexity: `append` and `contains` O(1) amortised; `insert(_:at:)` and `remove` O(n), as
+/// `OrderedSet` shifts the elements after the position.
+final class ToManyMembers {
+    /// Identity membership: `NSManagedObject` keeps `NSObject`'s identity equality and hash.
+    private var members: OrderedSet<NSManagedObject>
 
     init(_ objects: [NSManagedObject] = []) {
-        for object in objects { append(object) }
+        members = OrderedSet(objects)
     }
 
-    func contains(_ object: NSManagedObject) -> Bool { identities.contains(ObjectIdentifier(object)) }
+    /// The members in order, without copying.
+    var objects: [NSManagedObject] { members.elements }
 
-    var count: Int { objects.count }
+    var count: Int { members.count }
 
+    func contains(_ object: NSManagedObject) -> Bool { members.contains(object) }
+
+    /// Adds `object` at the end; false if it is already a member.
     @discardableResult
-    mutating func append(_ object: NSManagedObject) -> Bool {
-        insert(object, at: objects.count)
+    func append(_ object: NSManagedObject) -> Bool {
+        members.append(object).inserted
     }
 
+    /// Adds `object` at `index` (or the end); false if it is already a member.
     @discardableResult
-    mutating func insert(_ object: NSManagedObject, at index: Int) -> Bool {
-        guard identities.insert(ObjectIdentifier(object)).inserted else { return false }
-        objects.insert(object, at: min(index, objects.count))
-        return true
+    func insert(_ object: NSManagedObject, at index: Int) -> Bool {
+        members.insert(object, at: min(index, members.count)).inserted
     }
 
+    /// Removes `object`; false if it was not a member.
     @discardableResult
-    mutating func remove(_ object: NSManagedObject) -> Bool {
-        guard identities.remove(ObjectIdentifier(object)) != nil else { return false }
-        objects.removeAll { $0 === object }
-        return true
+    func remove(_ object: NSManagedObject) -> Bool {
+        members.remove(object) != nil
     }
 }
