@@ -4,12 +4,10 @@
 /// statement selects each row's values and `DictionaryAggregation` groups them in Swift.
 extension SQLiteStore: DictionaryFetching {
     func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
-        try locked {
-            try run { connection in
-                request.needsSwiftAggregation
-                    ? try aggregateInSwift(request, connection)
-                    : try aggregateInSQL(request, connection)
-            }
+        try read { connection in
+            request.needsSwiftAggregation
+                ? try aggregateInSwift(request, connection)
+                : try aggregateInSQL(request, connection)
         }
     }
 

@@ -1,6 +1,11 @@
 /// A store in one SQLite file, in Apple's layout (DESIGN.md §2), reading rows on demand.
 final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
+    /// The one connection that writes, and reads inside a write (a batch delete's rule walk).
     private var connection: SQLiteConnection?
+    /// Connections for reads outside a write, in parallel with it and with each other.
+    private var readers: SQLiteReaderPool?
+    /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
+    private let writingThread = Locked<pthread_t?>(nil)
     private var layouts: [String: SQLiteTableLayout] = [:]
     /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
@@ -42,8 +47,13 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
             connection = try open(path: path)
+            readers = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try openReader(path: path) }
         }
     }
+
+    /// Readers open at once: one per core and one more, as a reader mostly waits on the
+    /// caller's work between statements.
+    static let readerCapacity = ProcessInfo.processInfo.activeProcessorCount + 1
 
     /// Builds a new store in a temporary file beside `path`, then links it into place.
     ///
@@ -97,6 +107,15 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
+    }
+
+    /// One more reader on the store file: `query_only`, with the same functions and timeout.
+    private func openReader(path: String) throws -> SQLiteConnection {
+        let timeout = (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 10
+        let reader = try SQLiteConnection(path: path, create: false, readOnly: isReadOnly, busyTimeoutMilliseconds: Int32(timeout * 1000))
+        try reader.execute("PRAGMA query_only=1")
+        if let handle = reader.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
+        return reader
     }
 
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
@@ -156,7 +175,11 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func close() {
-        locked { connection = nil }
+        locked {
+            readers?.close()
+            readers = nil
+            connection = nil
+        }
     }
 
     // MARK: Reading
@@ -173,18 +196,35 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// Runs `body` in one write transaction under the store's lock.
     func writeTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
-        return try locked { try run { connection in try connection.transaction { try body(connection) } } }
+        return try locked {
+            let outermost = writingThread.withLock { thread in
+                defer { thread = pthread_self() }
+                return thread == nil
+            }
+            defer { if outermost { writingThread.withLock { $0 = nil } } }
+            return try run { connection in try connection.transaction { try body(connection) } }
+        }
+    }
+
+    /// Runs `body` on a reader in one read transaction (one consistent snapshot), or on the
+    /// writer when the calling thread is inside a write and must see its uncommitted rows.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        guard !insideWrite, let readers = locked({ readers }) else { return try locked { try run(body) } }
+        do {
+            return try readers.read(body)
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
     }
 
     override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
-        try locked {
-            let layout = layout(for: fetch.entity)
-            let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        let layout = layout(for: fetch.entity)
+        let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        return try read { connection in
             var rows: [RowSnapshot] = []
-            try run { connection in
-                try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
-                    rows.append(try decodeRow(row))
-                }
+            try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
+                rows.append(try decodeRow(row, connection))
             }
             return rows
         }
@@ -195,50 +235,41 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
-        try locked {
-            let layout = layout(for: fetch.entity)
-            let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        let layout = layout(for: fetch.entity)
+        let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        return try read { connection in
             var ids = ObjectIDListBuilder(store: self)
-            try run { connection in
-                try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
-                    ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
-                }
+            try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
             }
             return ids.build()
         }
     }
 
     override func count(_ fetch: StoreFetch) throws -> Int {
-        try locked {
-            var unbounded = fetch
-            unbounded.sortDescriptors = []
-            let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
-            var total = 0
-            try run { connection in
-                if case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) {
-                    total = Int(count)
-                }
-            }
-            return total
+        var unbounded = fetch
+        unbounded.sortDescriptors = []
+        let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
+        return try read { connection in
+            guard case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) else { return 0 }
+            return Int(count)
         }
     }
 
     override func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
-        try locked {
+        let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
+        return try read { connection in
             var result: [NSManagedObjectID: RowSnapshot] = [:]
-            let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
-            try run { connection in
-                for (rootName, members) in groups {
-                    guard let layout = layouts[rootName] else { continue }
-                    // Chunks stay under SQLite's default limit of bound parameters.
-                    for chunkStart in stride(from: 0, to: members.count, by: 500) {
-                        let chunk = members[chunkStart..<min(chunkStart + 500, members.count)]
-                        let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                        let sql = "SELECT \(layout.selectList) FROM \(layout.table) t0 WHERE t0.Z_PK IN (\(placeholders))"
-                        try connection.query(sql, chunk.map { .integer($0.primaryKey!) }) { row in
-                            let snapshot = try decodeRow(row)
-                            result[snapshot.objectID] = snapshot
-                        }
+            for (rootName, members) in groups {
+                guard let layout = layouts[rootName] else { continue }
+                // Chunks stay under SQLite's default limit of bound parameters.
+                for chunkStart in stride(from: 0, to: members.count, by: 500) {
+                    let chunk = members[chunkStart..<min(chunkStart + 500, members.count)]
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    let sql = "SELECT \(layout.selectList) FROM \(layout.table) t0 WHERE t0.Z_PK IN (\(placeholders))"
+                    try connection.query(sql, chunk.map { .integer($0.primaryKey!) }) { row in
+                        let snapshot = try decodeRow(row, connection)
+                        result[snapshot.objectID] = snapshot
                     }
                 }
             }
@@ -247,22 +278,20 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     }
 
     override func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
-        try locked {
-            guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
+        guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
+        let sql: String
+        switch SQLiteSchema.storage(of: relationship) {
+        case .inverseForeignKey(let table, let column, let order):
+            let ordering = order.map { "ORDER BY \($0), Z_PK" } ?? "ORDER BY Z_PK"
+            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? \(ordering)"
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+            let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
+            sql = "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ? \(ordering)"
+        }
+        return try read { connection in
             var ids: [NSManagedObjectID] = []
-            let sql: String
-            switch SQLiteSchema.storage(of: relationship) {
-            case .inverseForeignKey(let table, let column, let order):
-                let ordering = order.map { "ORDER BY \($0), Z_PK" } ?? "ORDER BY Z_PK"
-                sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? \(ordering)"
-            case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-                let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
-                sql = "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ? \(ordering)"
-            }
-            try run { connection in
-                try connection.query(sql, [.integer(sourceKey)]) { row in
-                    ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
-                }
+            try connection.query(sql, [.integer(sourceKey)]) { row in
+                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
             }
             return ids
         }
@@ -272,17 +301,17 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         rowDecoders[Int(number)]?.entity ?? fallback
     }
 
-    private func decodeRow(_ row: SQLiteRow) throws -> RowSnapshot {
+    private func decodeRow(_ row: SQLiteRow, _ connection: SQLiteConnection) throws -> RowSnapshot {
         let decoder = rowDecoders[Int(row.int64(at: 1))]!
-        let values = try decoder.values(of: row, destinationEntity: destinationEntity, objectID: objectID)
+        let values = try decoder.values(of: row, destinationEntity: { try destinationEntity($0, primaryKey: $1, connection) }, objectID: objectID)
         return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
     }
 
     /// The concrete entity of a to-one destination; only looked up when the destination has
     /// subentities, since otherwise the relationship's declared entity is the row's entity.
-    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64) throws -> NSEntityDescription {
+    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64, _ connection: SQLiteConnection) throws -> NSEntityDescription {
         guard !declared.subentities.isEmpty else { return declared }
-        let value = try database().scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = ?", [.integer(primaryKey)])
+        let value = try connection.scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = ?", [.integer(primaryKey)])
         if case .integer(let number)? = value { return entity(number: number, fallback: declared) }
         return declared
     }

@@ -1,0 +1,42 @@
+/// Reader connections to one store file in WAL mode, so that contexts read in parallel with each
+/// other and with the writer (GRDB's `DatabasePool` is the model).
+///
+/// In WAL mode a reader sees the database as of the start of its read transaction and neither
+/// blocks nor is blocked by the one writer. Each `read` runs inside `BEGIN DEFERRED … COMMIT`, so
+/// everything it reads (a fetch and the subentity look-ups its rows need) comes from one
+/// snapshot. Connections open lazily, at most `capacity` at once; a reader beyond that waits
+/// for one to come back. Readers are `query_only`: a write through one fails instead of
+/// bypassing the writer's lock.
+final class SQLiteReaderPool: @unchecked Sendable {
+    private let open: () throws -> SQLiteConnection
+    private let idle = Locked<[SQLiteConnection]>([])
+    private let available: DispatchSemaphore
+
+    /// - parameter open: opens one more reader connection on the store's file.
+    init(capacity: Int, open: @escaping () throws -> SQLiteConnection) {
+        self.open = open
+        available = DispatchSemaphore(value: capacity)
+    }
+
+    /// Runs `body` on a reader, inside one read transaction.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        available.wait()
+        defer { available.signal() }
+        let connection = try idle.withLock { $0.popLast() } ?? open()
+        defer { idle.withLock { $0.append(connection) } }
+        try connection.execute("BEGIN DEFERRED")
+        do {
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Closes every idle reader (the store is closing).
+    func close() {
+        idle.withLock { $0.removeAll() }
+    }
+}
