@@ -3,12 +3,26 @@ import CSQLite
 /// SQLITE_TRANSIENT: tells SQLite to copy bound text and blobs before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One open SQLite database with a cache of prepared statements.
+/// One open SQLite database with a bounded cache of prepared statements.
 ///
-/// Not thread-safe by itself: the owning store serialises every use behind its lock.
+/// Not thread-safe by itself: the owning store uses each connection from one thread at a time
+/// (the writer behind its lock, a reader while checked out of the pool).
 final class SQLiteConnection {
     private var handle: OpaquePointer?
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements by SQL text, at most `statementCapacity`. Predicates with `IN` lists
+    /// of every length would otherwise grow the cache without end; past the bound the least
+    /// recently used statement not running at the moment is finalised (an O(capacity) scan, paid
+    /// only when a new shape arrives at a full cache).
+    private var statements: [String: CachedStatement] = [:]
+    private var useClock: UInt64 = 0
+    static let statementCapacity = 128
+
+    private struct CachedStatement {
+        let handle: OpaquePointer
+        var lastUse: UInt64
+        /// Nested uses: a row callback may run another statement on the same connection.
+        var activeUses = 0
+    }
 
     /// Opens (creating if asked) the database at `path` in WAL mode with a busy timeout, so that
     /// a second process writing at the same time makes us wait rather than fail.
@@ -28,9 +42,12 @@ final class SQLiteConnection {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for statement in statements.values { sqlite3_finalize(statement.handle) }
         sqlite3_close_v2(handle)
     }
+
+    /// How many prepared statements the cache holds (for tests of its bound).
+    var cachedStatementCount: Int { statements.count }
 
     var rawHandle: OpaquePointer? { handle }
 
@@ -49,8 +66,8 @@ final class SQLiteConnection {
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [SQLValue] = [], row: (SQLiteRow) throws -> Void) throws {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        let statement = try checkOut(sql)
+        defer { checkIn(sql, statement) }
         try bind(bindings, to: statement, sql: sql)
         let trace = SQLTrace.start(sql, bindings)
         var count = 0
@@ -67,8 +84,8 @@ final class SQLiteConnection {
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
-        let statement = try prepared(sql)
-        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        let statement = try checkOut(sql)
+        defer { checkIn(sql, statement) }
         try bind(bindings, to: statement, sql: sql)
         let trace = SQLTrace.start(sql, bindings)
         let status = sqlite3_step(statement)
@@ -123,13 +140,33 @@ final class SQLiteConnection {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
     }
 
-    private func prepared(_ sql: String) throws -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+    /// The prepared statement for `sql`, marked running until `checkIn`.
+    private func checkOut(_ sql: String) throws -> OpaquePointer {
+        useClock &+= 1
+        if let cached = statements[sql]?.handle {
+            statements[sql]!.lastUse = useClock
+            statements[sql]!.activeUses += 1
+            return cached
+        }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status, sql) }
-        statements[sql] = statement
+        if statements.count >= Self.statementCapacity { evictLeastRecentlyUsed() }
+        statements[sql] = CachedStatement(handle: statement, lastUse: useClock, activeUses: 1)
         return statement
+    }
+
+    /// Resets a statement after use, so it holds no read lock and no bound values.
+    private func checkIn(_ sql: String, _ statement: OpaquePointer) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        statements[sql]?.activeUses -= 1
+    }
+
+    private func evictLeastRecentlyUsed() {
+        guard let (sql, oldest) = statements.filter({ $0.value.activeUses == 0 }).min(by: { $0.value.lastUse < $1.value.lastUse }) else { return }
+        sqlite3_finalize(oldest.handle)
+        statements.removeValue(forKey: sql)
     }
 
     private func bind(_ values: [SQLValue], to statement: OpaquePointer, sql: String) throws {

@@ -262,15 +262,12 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             var result: [NSManagedObjectID: RowSnapshot] = [:]
             for (rootName, members) in groups {
                 guard let layout = layouts[rootName] else { continue }
-                // Chunks stay under SQLite's default limit of bound parameters.
-                for chunkStart in stride(from: 0, to: members.count, by: 500) {
-                    let chunk = members[chunkStart..<min(chunkStart + 500, members.count)]
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    let sql = "SELECT \(layout.selectList) FROM \(layout.table) t0 WHERE t0.Z_PK IN (\(placeholders))"
-                    try connection.query(sql, chunk.map { .integer($0.primaryKey!) }) { row in
-                        let snapshot = try decodeRow(row, connection)
-                        result[snapshot.objectID] = snapshot
-                    }
+                // The keys travel as one JSON array bound to one placeholder: one statement
+                // shape whatever their number, and no limit on bound parameters.
+                let keys = "[" + members.map { String($0.primaryKey!) }.joined(separator: ",") + "]"
+                try connection.query(layout.rowsByKeysQuery, [.text(keys)]) { row in
+                    let snapshot = try decodeRow(row, connection)
+                    result[snapshot.objectID] = snapshot
                 }
             }
             return result

@@ -15,6 +15,10 @@ struct SQLiteTableLayout {
     let versionQuery: String
     /// Deletes a row by Z_PK.
     let deleteStatement: String
+    /// The select list every row read uses: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>...`.
+    let selectList: String
+    /// Reads the rows whose Z_PK is in the JSON array bound to its one placeholder.
+    let rowsByKeysQuery: String
 
     init(root: NSEntityDescription) {
         table = SQLiteSchema.table(for: root)
@@ -47,6 +51,8 @@ struct SQLiteTableLayout {
         updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = ?"
         versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"
         deleteStatement = "DELETE FROM \(table) WHERE Z_PK = ?"
+        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
+        rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
     }
 
     /// `CREATE TABLE` for this table.
@@ -68,10 +74,5 @@ struct SQLiteTableLayout {
             statements.append("CREATE INDEX \(table)_\(name)_INDEX ON \(table) (\(name))")
         }
         return statements
-    }
-
-    /// The select list every row read uses: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>...`.
-    var selectList: String {
-        (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" }).joined(separator: ", ")
     }
 }
