@@ -19,48 +19,78 @@ extension SQLiteStore: BatchExecuting {
         }
     }
 
+    /// Deletes `ids` and what their cascade rules reach, in waves: each wave applies the delete
+    /// rules of all its rows with one statement per relationship, then clears the to-one
+    /// references to them and deletes them and their join-table rows, one statement per table.
+    /// Keys travel as one bound JSON array, so the statement count follows the model, not the
+    /// number of rows (a per-row walk ran several statements a row).
+    ///
+    /// Every rule of a wave is checked before any of its rows goes: a deny rule refuses (1600)
+    /// when a destination exists, even one the same request deletes.
     func batchDelete(_ ids: [NSManagedObjectID]) throws {
         try writeTransaction { connection in
-            var pending = ids
             var deleted = Set<NSManagedObjectID>()
-            while let id = pending.popLast() {
-                guard deleted.insert(id).inserted, let key = id.primaryKey else { continue }
-                pending += try relatedForDeletion(id, key: key, connection: connection)
-                try delete(id, connection)
+            var wave = ids
+            while !wave.isEmpty {
+                let groups = Dictionary(grouping: wave.filter { $0.primaryKey != nil && deleted.insert($0).inserted }, by: { ObjectIdentifier($0.entity) })
+                    .values.map { (entity: $0[0].entity, keys: SQLValue.keyArray($0)) }
+                var cascaded: [NSManagedObjectID] = []
+                for (entity, keys) in groups {
+                    for relationship in entity.relationshipsByName.values
+                    where relationship.deleteRule == .denyDeleteRule || relationship.deleteRule == .cascadeDeleteRule {
+                        let targets = try destinations(of: relationship, from: keys, connection)
+                        if relationship.deleteRule == .cascadeDeleteRule {
+                            cascaded += targets
+                        } else if !targets.isEmpty {
+                            throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
+                                "Batch delete refused: \(entity.name ?? "").\(relationship.name) has destinations (deny rule)")
+                        }
+                    }
+                }
+                for (entity, keys) in groups { try deleteRows(of: entity, keys: keys, connection) }
+                wave = cascaded
             }
         }
     }
 
-    /// Applies the delete rules of one row: returns cascade targets, clears nullified references,
-    /// and refuses (1600) when a deny-rule relationship still has destinations. Deleting the
-    /// row and its join-table rows is `delete(_:_:)`'s work, as in a save.
-    private func relatedForDeletion(_ id: NSManagedObjectID, key: Int64, connection: SQLiteConnection) throws -> [NSManagedObjectID] {
-        var cascade: [NSManagedObjectID] = []
-        let relationships = id.entity.relationshipsByName.values
-        // To-one destinations are foreign keys of the row itself: read it once.
-        let row = relationships.contains { !$0.isToMany } ? try rows(for: [id])[id] : nil
-        for relationship in relationships {
-            let targets = try relationship.isToMany
-                ? relatedObjectIDs(relationship, of: id)
-                : (row?.values[relationship.name] as? NSManagedObjectID).map { [$0] } ?? []
-            switch relationship.deleteRule {
-            case .denyDeleteRule where !targets.isEmpty:
-                throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
-                    "Batch delete refused: \(id.entity.name ?? "").\(relationship.name) has destinations (deny rule)")
-            case .cascadeDeleteRule:
-                cascade += targets
-            default:
-                break
+    /// The destinations of `relationship` from the rows whose keys `keys` holds.
+    private func destinations(of relationship: NSRelationshipDescription, from keys: SQLValue, _ connection: SQLiteConnection) throws -> [NSManagedObjectID] {
+        guard let destination = relationship.destinationEntity else { return [] }
+        let sql: String
+        if !relationship.isToMany {
+            let column = SQLiteSchema.column(for: relationship)
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.table(for: relationship.entity)) t0 JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = t0.\(column) WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+        } else {
+            switch SQLiteSchema.storage(of: relationship) {
+            case .inverseForeignKey(let table, let column, _):
+                sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))"
+            case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+                sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) IN (SELECT value FROM json_each(?))"
             }
         }
-        // Whatever pointed at the row through a to-one foreign key now points at nothing.
-        for entity in id.entity.managedObjectModel.entities {
-            for case let relationship as NSRelationshipDescription in entity.properties
-            where relationship.entity === entity && !relationship.isToMany && relationship.destinationEntity.map(id.entity.isKindOf(entity:)) == true {
-                try connection.run("UPDATE \(SQLiteSchema.table(for: entity)) SET \(SQLiteSchema.column(for: relationship)) = NULL, Z_OPT = Z_OPT + 1 WHERE \(SQLiteSchema.column(for: relationship)) = ?", [.integer(key)])
+        var targets: [NSManagedObjectID] = []
+        try connection.query(sql, [keys]) { row in
+            targets.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
+        }
+        return targets
+    }
+
+    /// Clears every to-one reference to the rows (bumping the referring rows' versions), then
+    /// deletes the rows and their join-table rows.
+    private func deleteRows(of entity: NSEntityDescription, keys: SQLValue, _ connection: SQLiteConnection) throws {
+        for referring in entity.managedObjectModel.entities {
+            for case let relationship as NSRelationshipDescription in referring.properties
+            where relationship.entity === referring && !relationship.isToMany && relationship.destinationEntity.map(entity.isKindOf(entity:)) == true {
+                let column = SQLiteSchema.column(for: relationship)
+                try connection.run("UPDATE \(SQLiteSchema.table(for: referring)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN (SELECT value FROM json_each(?))", [keys])
             }
         }
-        return cascade
+        for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
+            if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
+                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [keys])
+            }
+        }
+        try connection.run("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN (SELECT value FROM json_each(?))", [keys])
     }
 
     func batchInsert(_ rows: [RowSnapshot]) throws {

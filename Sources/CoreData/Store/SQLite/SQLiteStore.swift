@@ -262,10 +262,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             var result: [NSManagedObjectID: RowSnapshot] = [:]
             for (rootName, members) in groups {
                 guard let layout = layouts[rootName] else { continue }
-                // The keys travel as one JSON array bound to one placeholder: one statement
-                // shape whatever their number, and no limit on bound parameters.
-                let keys = "[" + members.map { String($0.primaryKey!) }.joined(separator: ",") + "]"
-                try connection.query(layout.rowsByKeysQuery, [.text(keys)]) { row in
+                try connection.query(layout.rowsByKeysQuery, [SQLValue.keyArray(members)]) { row in
                     let snapshot = try decodeRow(row, connection)
                     result[snapshot.objectID] = snapshot
                 }
