@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var name: String? { willSet { requireEditable("name") } }
@@ -15,6 +17,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// `properties` and the by-name tables, valid while no model edit happened since (the lock
     /// makes the lazy fill safe from any context's queue).
     private let indexCache = Locked<PropertyIndex?>(nil)
+    /// The index built when the model froze. From then on the model cannot change, so every
+    /// lookup reads it with one acquiring load instead of taking `indexCache`'s lock: contexts
+    /// on several cores decode rows at once, and one lock per property lookup serialised them.
+    private let frozenIndex = Atomic<Unmanaged<FrozenPropertyIndex>?>(nil)
 
     /// The number stored in each row's Z_ENT column, assigned by the model.
     var entityNumber: Int = 0
@@ -64,8 +70,21 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     public var relationshipsByName: [String: NSRelationshipDescription] { propertyIndex.relationshipsByName }
 
-    /// The index for the current model edit generation, rebuilt if the model changed since.
+    deinit {
+        frozenIndex.load(ordering: .acquiring)?.release()
+    }
+
+    /// Builds the index for good; called as the model freezes. The first call wins.
+    func freezePropertyIndex() {
+        let built = Unmanaged.passRetained(FrozenPropertyIndex(PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: -1)))
+        let (exchanged, _) = frozenIndex.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
+        if !exchanged { built.release() }
+    }
+
+    /// The frozen index, or the one for the current model edit generation, rebuilt if the
+    /// model changed since.
     private var propertyIndex: PropertyIndex {
+        if let frozen = frozenIndex.load(ordering: .acquiring) { return frozen.takeUnretainedValue().index }
         let generation = PropertyIndex.editGeneration.load(ordering: .sequentiallyConsistent)
         if let index = indexCache.withLock({ $0 }), index.generation == generation { return index }
         let index = PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: generation)
@@ -134,4 +153,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.properties = ownProperties.map { $0.copyProperty() }
         return copy
     }
+}
+
+/// A property index shared by reference, so it can be published with one atomic store.
+final class FrozenPropertyIndex: Sendable {
+    let index: PropertyIndex
+    init(_ index: PropertyIndex) { self.index = index }
 }

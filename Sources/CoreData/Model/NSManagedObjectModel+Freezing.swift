@@ -9,9 +9,11 @@ extension NSManagedObjectModel {
     /// Whether a coordinator uses this model (it can no longer be changed).
     var isEditable: Bool { !frozen.load(ordering: .acquiring) }
 
-    /// Called by the first coordinator that uses the model.
+    /// Called by every coordinator that uses the model; the first freezes it and builds each
+    /// entity's property index for good (entities are read without locks from then on).
     func freeze() {
-        frozen.store(true, ordering: .releasing)
+        guard frozen.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        for entity in entities { entity.freezePropertyIndex() }
     }
 
     /// Stops the program if the model is in use; `what` names the description and property.
