@@ -6,19 +6,21 @@
 final class ManagedObjectClassRegistry: Sendable {
     static let shared = ManagedObjectClassRegistry()
 
-    private let classesByName = Locked<[String: NSManagedObject.Type]>([:])
+    // Read on every object's creation, from every context's queue at once; written once per
+    // class: read-mostly tables, so readers take no lock.
+    private let classesByName = ReadMostly<[String: NSManagedObject.Type]>([:])
     private let modulesSeen = Locked<Set<String>>([ProcessInfo.processInfo.processName])
     /// Classes already registered: every object's initialiser calls `register`, so the common
     /// case must not format type names.
-    private let known = Locked<Set<ObjectIdentifier>>([])
+    private let known = ReadMostly<Set<ObjectIdentifier>>([])
 
     /// Remembers `objectClass` under its bare and module-qualified names.
     func register(_ objectClass: NSManagedObject.Type) {
-        guard objectClass != NSManagedObject.self,
-              known.withLock({ $0.insert(ObjectIdentifier(objectClass)).inserted }) else { return }
+        guard objectClass != NSManagedObject.self, !known.value.contains(ObjectIdentifier(objectClass)),
+              known.update({ $0.insert(ObjectIdentifier(objectClass)).inserted }) else { return }
         let qualified = String(reflecting: objectClass)
         let bare = String(describing: objectClass)
-        classesByName.withLock { classes in
+        classesByName.update { classes in
             if classes[bare] == nil { classes[bare] = objectClass }
             classes[qualified] = objectClass
         }
@@ -31,7 +33,7 @@ final class ManagedObjectClassRegistry: Sendable {
     func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
         let name = entity.managedObjectClassName ?? "NSManagedObject"
         if name == "NSManagedObject" { return NSManagedObject.self }
-        if let found = classesByName.withLock({ $0[name] }) { return found }
+        if let found = classesByName.value[name] { return found }
         let candidates = [name] + modulesSeen.withLock { Array($0) }.map { "\($0).\(name)" }
         for candidate in candidates {
             if let found = NSClassFromString(candidate) as? NSManagedObject.Type {
