@@ -3,12 +3,20 @@
 /// off the context's queue stops the program with a message naming the object, the context and
 /// the thread.
 ///
-/// Read once, at first use. When off, each check is one load of an initialised global and a
-/// branch; the work of finding the queue and building the message happens only when on.
+/// Read once, when the first context is made (nothing can be touched before that). When off,
+/// each check is one load of a statically initialised global and a branch: a lazily initialised
+/// `static let` would cost a `swift_once` call on every property access. The work of finding
+/// the queue and building the message happens only when on.
 enum ConcurrencyDebug {
-    static let isEnabled: Bool = {
-        guard let text = ProcessInfo.processInfo.environment["CORE_DATA_CONCURRENCY_DEBUG"] else { return false }
-        return (Int(text) ?? 0) > 0
+    /// Written once, by `readEnvironment`, before any context exists; read-only afterwards.
+    nonisolated(unsafe) private(set) static var isEnabled = false
+
+    /// Reads `CORE_DATA_CONCURRENCY_DEBUG`; called by every context's initialiser, runs once.
+    static func readEnvironment() { _ = environmentRead }
+
+    private static let environmentRead: Void = {
+        guard let text = ProcessInfo.processInfo.environment["CORE_DATA_CONCURRENCY_DEBUG"] else { return }
+        isEnabled = (Int(text) ?? 0) > 0
     }()
 
     /// Stops the program if `object` is touched off its context's queue.

@@ -113,7 +113,7 @@ extension NSManagedObject {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         let value = values[key]
-        if let members = value as? ToManyMembers { return NSSet(array: members.objects) }
+        if let members = ToManyMembers.of(value) { return NSSet(array: members.objects) }
         return value
     }
 

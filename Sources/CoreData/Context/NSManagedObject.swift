@@ -113,7 +113,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         let state = faultFlag ? "<fault>" : values.keys.sorted().map { key in
             let value = values[key]
             if let object = value as? NSManagedObject { return "\(key) = \(object.objectID.uriRepresentation().absoluteString)" }
-            if let members = value as? ToManyMembers { return "\(key) = <\(members.count) objects>" }
+            if let members = ToManyMembers.of(value) { return "\(key) = <\(members.count) objects>" }
             return "\(key) = \(value.map { "\($0)" } ?? "nil")"
         }.joined(separator: "; ")
         return "<\(Swift.type(of: self)): \(objectID.uriRepresentation().absoluteString)> { \(state) }"

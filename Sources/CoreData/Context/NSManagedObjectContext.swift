@@ -70,6 +70,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let saveObserver = Locked<SaveObserver?>(nil)
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
+        ConcurrencyDebug.readEnvironment()
         self.concurrencyType = concurrencyType
         queue = concurrencyType == .mainQueueConcurrencyType ? .main : ReentrantQueue(label: "CoreData.NSManagedObjectContext")
         super.init()

@@ -42,3 +42,14 @@ final class ToManyMembers {
         members.remove(object) != nil
     }
 }
+
+extension ToManyMembers {
+    /// `value` if it is a to-many member list. Compares the dynamic type first: `as?` from `Any`
+    /// to a class, when it fails on a `String`, bridges the string to an `NSString` to try the
+    /// cast, which cost an allocation on every attribute read.
+    @inline(__always)
+    static func of(_ value: Any?) -> ToManyMembers? {
+        guard let value, type(of: value) == ToManyMembers.self else { return nil }
+        return (value as! ToManyMembers)
+    }
+}

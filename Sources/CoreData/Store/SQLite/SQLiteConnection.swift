@@ -17,11 +17,17 @@ final class SQLiteConnection {
     private var useClock: UInt64 = 0
     static let statementCapacity = 128
 
-    private struct CachedStatement {
+    /// A class, so that a use updates its entry without hashing the SQL text again.
+    private final class CachedStatement {
         let handle: OpaquePointer
         var lastUse: UInt64
         /// Nested uses: a row callback may run another statement on the same connection.
-        var activeUses = 0
+        var activeUses = 1
+
+        init(handle: OpaquePointer, lastUse: UInt64) {
+            self.handle = handle
+            self.lastUse = lastUse
+        }
     }
 
     /// Opens (creating if asked) the database at `path` in WAL mode with a busy timeout, so that
@@ -66,8 +72,9 @@ final class SQLiteConnection {
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [SQLValue] = [], row: (SQLiteRow) throws -> Void) throws {
-        let statement = try checkOut(sql)
-        defer { checkIn(sql, statement) }
+        let cached = try checkOut(sql)
+        defer { checkIn(cached) }
+        let statement = cached.handle
         try bind(bindings, to: statement, sql: sql)
         let trace = SQLTrace.start(sql, bindings)
         var count = 0
@@ -84,8 +91,9 @@ final class SQLiteConnection {
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
-        let statement = try checkOut(sql)
-        defer { checkIn(sql, statement) }
+        let cached = try checkOut(sql)
+        defer { checkIn(cached) }
+        let statement = cached.handle
         try bind(bindings, to: statement, sql: sql)
         let trace = SQLTrace.start(sql, bindings)
         let status = sqlite3_step(statement)
@@ -140,27 +148,29 @@ final class SQLiteConnection {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
     }
 
-    /// The prepared statement for `sql`, marked running until `checkIn`.
-    private func checkOut(_ sql: String) throws -> OpaquePointer {
+    /// The prepared statement for `sql`, marked running until `checkIn`. One hash of the SQL
+    /// text per use.
+    private func checkOut(_ sql: String) throws -> CachedStatement {
         useClock &+= 1
-        if let cached = statements[sql]?.handle {
-            statements[sql]!.lastUse = useClock
-            statements[sql]!.activeUses += 1
+        if let cached = statements[sql] {
+            cached.lastUse = useClock
+            cached.activeUses += 1
             return cached
         }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status, sql) }
         if statements.count >= Self.statementCapacity { evictLeastRecentlyUsed() }
-        statements[sql] = CachedStatement(handle: statement, lastUse: useClock, activeUses: 1)
-        return statement
+        let cached = CachedStatement(handle: statement, lastUse: useClock)
+        statements[sql] = cached
+        return cached
     }
 
     /// Resets a statement after use, so it holds no read lock and no bound values.
-    private func checkIn(_ sql: String, _ statement: OpaquePointer) {
-        sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
-        statements[sql]?.activeUses -= 1
+    private func checkIn(_ cached: CachedStatement) {
+        sqlite3_reset(cached.handle)
+        sqlite3_clear_bindings(cached.handle)
+        cached.activeUses -= 1
     }
 
     private func evictLeastRecentlyUsed() {

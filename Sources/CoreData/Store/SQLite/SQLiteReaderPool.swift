@@ -24,13 +24,14 @@ final class SQLiteReaderPool: @unchecked Sendable {
         defer { available.signal() }
         let connection = try idle.withLock { $0.popLast() } ?? open()
         defer { idle.withLock { $0.append(connection) } }
-        try connection.execute("BEGIN DEFERRED")
+        // Prepared once per connection, like every other statement (`execute` parses each time).
+        try connection.run("BEGIN DEFERRED")
         do {
             let result = try body(connection)
-            try connection.execute("COMMIT")
+            try connection.run("COMMIT")
             return result
         } catch {
-            try? connection.execute("ROLLBACK")
+            _ = try? connection.run("ROLLBACK")
             throw error
         }
     }
