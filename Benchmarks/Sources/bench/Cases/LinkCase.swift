@@ -16,12 +16,7 @@ private enum LinkModel {
     /// Milliseconds to insert `count` members and link each to one owner (the inverse to-many
     /// grows by one member per link), unsaved, in a fresh context on a new store file.
     static func link(_ count: Int, at url: URL) throws -> Double {
-        let container = NSPersistentContainer(name: "Link", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
-        var loadError: (any Error)?
-        container.loadPersistentStores { _, error in loadError = error }
-        if let loadError { throw loadError }
-        let context = CoreDataStack.context(container)
+        let context = CoreDataStack.context(try CoreDataStack.container(at: url, model: model))
         let owner = NSEntityDescription.insertNewObject(forEntityName: "Owner", into: context)
         let members = (0..<count).map { serial in
             let member = NSEntityDescription.insertNewObject(forEntityName: "Member", into: context)

@@ -22,7 +22,7 @@ enum CoreDataStack {
     ])
 
     /// A loaded container whose only store is the SQLite file at `url` (created if missing).
-    static func container(at url: URL) throws -> NSPersistentContainer {
+    static func container(at url: URL, model: NSManagedObjectModel = model) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
         var loadError: (any Error)?

@@ -47,7 +47,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
             connection = try open(path: path)
-            readers = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try openReader(path: path) }
+            readers = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try open(path: path, asReader: true) }
         }
     }
 
@@ -93,13 +93,16 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
     }
 
-    /// Opens the existing store file (creation writes a temporary file and moves it in place).
-    private func open(path: String) throws -> SQLiteConnection {
+    /// Opens the existing store file (creation writes a temporary file and moves it in place)
+    /// as the writer, or as one more `query_only` reader for the pool.
+    private func open(path: String, asReader: Bool = false) throws -> SQLiteConnection {
         let timeout = (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 10
         do {
             let connection = try SQLiteConnection(path: path, create: false, readOnly: isReadOnly,
                                                   busyTimeoutMilliseconds: Int32(timeout * 1000))
-            if !isReadOnly {
+            if asReader {
+                try connection.execute("PRAGMA query_only=1")
+            } else if !isReadOnly {
                 try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
             }
             if let handle = connection.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
@@ -107,15 +110,6 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
-    }
-
-    /// One more reader on the store file: `query_only`, with the same functions and timeout.
-    private func openReader(path: String) throws -> SQLiteConnection {
-        let timeout = (options?[NSPersistentStoreTimeoutOption] as? Double) ?? 10
-        let reader = try SQLiteConnection(path: path, create: false, readOnly: isReadOnly, busyTimeoutMilliseconds: Int32(timeout * 1000))
-        try reader.execute("PRAGMA query_only=1")
-        if let handle = reader.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
-        return reader
     }
 
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
