@@ -8,7 +8,7 @@
 ///
 /// Every main-queue context shares `ReentrantQueue.main`: they all confine to one queue.
 final class ReentrantQueue: @unchecked Sendable {
-    let dispatchQueue: DispatchQueue
+    private let dispatchQueue: DispatchQueue
     private let isMain: Bool
 
     /// The main queue, shared by every main-queue context.
