@@ -2,9 +2,9 @@
 /// other and with the writer (GRDB's `DatabasePool` is the model).
 ///
 /// In WAL mode a reader sees the database as of the start of its read transaction and neither
-/// blocks nor is blocked by the one writer. Each `read` runs inside `BEGIN DEFERRED … COMMIT`, so
-/// everything it reads (a fetch and the subentity look-ups its rows need) comes from one
-/// snapshot. Connections open lazily, at most `capacity` at once; a reader beyond that waits
+/// blocks nor is blocked by the one writer. A `read` of several statements runs inside
+/// `BEGIN DEFERRED … COMMIT`, so everything it reads (a fetch and the subentity look-ups its rows
+/// need) comes from one snapshot; a single statement is a snapshot by itself and skips the two. Connections open lazily, at most `capacity` at once; a reader beyond that waits
 /// for one to come back. Readers are `query_only`: a write through one fails instead of
 /// bypassing the writer's lock.
 final class SQLiteReaderPool: @unchecked Sendable {
@@ -18,12 +18,14 @@ final class SQLiteReaderPool: @unchecked Sendable {
         available = DispatchSemaphore(value: capacity)
     }
 
-    /// Runs `body` on a reader, inside one read transaction.
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` on a reader: inside one read transaction unless `body` runs a single
+    /// statement.
+    func read<T>(singleStatement: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         available.wait()
         defer { available.signal() }
         let connection = try idle.withLock { $0.popLast() } ?? open()
         defer { idle.withLock { $0.append(connection) } }
+        if singleStatement { return try body(connection) }
         // Prepared once per connection, like every other statement (`execute` parses each time).
         try connection.run("BEGIN DEFERRED")
         do {

@@ -200,13 +200,14 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on a reader in one read transaction (one consistent snapshot), or on the
-    /// writer when the calling thread is inside a write and must see its uncommitted rows.
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` on a reader in one read transaction (one consistent snapshot; a
+    /// `singleStatement` body needs none), or on the writer when the calling thread is inside a
+    /// write and must see its uncommitted rows.
+    func read<T>(singleStatement: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         guard !insideWrite, let readers = locked({ readers }) else { return try locked { try run(body) } }
         do {
-            return try readers.read(body)
+            return try readers.read(singleStatement: singleStatement, body)
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
@@ -231,7 +232,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     override func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         let layout = layout(for: fetch.entity)
         let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
-        return try read { connection in
+        return try read(singleStatement: true) { connection in
             var ids = ObjectIDListBuilder(store: self)
             try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
                 ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
@@ -244,7 +245,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         var unbounded = fetch
         unbounded.sortDescriptors = []
         let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
-        return try read { connection in
+        return try read(singleStatement: true) { connection in
             guard case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) else { return 0 }
             return Int(count)
         }
@@ -276,7 +277,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
             sql = "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ? \(ordering)"
         }
-        return try read { connection in
+        return try read(singleStatement: true) { connection in
             var ids: [NSManagedObjectID] = []
             try connection.query(sql, [.integer(sourceKey)]) { row in
                 ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
