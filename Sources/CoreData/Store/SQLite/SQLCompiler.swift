@@ -50,23 +50,23 @@ final class SQLCompiler {
         ([SQLiteSchema.table(for: entity) + " t0"] + rootScope.joins).joined(separator: " ")
     }
 
-    /// `t0.Z_ENT IN (...)`: the entity (and subentities) the statement is about. Entity numbers
-    /// come from the model, never from callers, so they are written inline.
+    /// `t0.Z_ENT IN (...)`: the entity (and subentities) the statement is about, or nil when that
+    /// is every entity the table holds. Entity numbers come from the model, never from callers,
+    /// so they are written inline.
     ///
-    /// When the statement is about every entity the table holds, the filter selects every row,
-    /// and SQLite would still choose to read them through the Z_ENT index: one extra b-tree
-    /// lookup per row, twice the time of scanning the table for a count or a fetch. A unary `+`
-    /// keeps the filter but stops it from driving the index choice.
-    var entityFilter: String {
+    /// A filter that selects every row would still be evaluated on every row (and, unless kept
+    /// out of the index choice, make SQLite read the rows through the Z_ENT index), so it is
+    /// left out, as Apple's store leaves it out for an entity that shares its table with nobody.
+    var entityFilter: String? {
         let numbers = includesSubentities ? SQLiteSchema.entityNumbers(for: entity) : [entity.entityNumber]
-        let wholeTable = Set(numbers) == Set(SQLiteSchema.entityNumbers(for: entity.rootEntity))
-        return "\(wholeTable ? "+" : "")t0.\(SQLiteSchema.entityColumn) IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        guard Set(numbers) != Set(SQLiteSchema.entityNumbers(for: entity.rootEntity)) else { return nil }
+        return "t0.\(SQLiteSchema.entityColumn) IN (\(numbers.map(String.init).joined(separator: ", ")))"
     }
 
     /// The WHERE condition: entity filter, then the predicate (0/1, NULL-free).
     func whereClause(for predicate: PredicateNode?) throws -> String {
-        guard let predicate else { return entityFilter }
-        return "\(entityFilter) AND \(try compile(predicate, in: rootScope))"
+        let parts = [entityFilter, try predicate.map { try compile($0, in: rootScope) }].compactMap { $0 }
+        return parts.isEmpty ? "1" : parts.joined(separator: " AND ")
     }
 
     /// Appends a value and returns its numbered placeholder.
