@@ -76,7 +76,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Builds the index for good; called as the model freezes. The first call wins.
     func freezePropertyIndex() {
-        let built = Unmanaged.passRetained(FrozenPropertyIndex(PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: -1)))
+        let built = Unmanaged.passRetained(FrozenPropertyIndex(buildPropertyIndex(generation: -1)))
         let (exchanged, _) = frozenIndex.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
         if !exchanged { built.release() }
     }
@@ -87,9 +87,14 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         if let frozen = frozenIndex.load(ordering: .acquiring) { return frozen.takeUnretainedValue().index }
         let generation = PropertyIndex.editGeneration.load(ordering: .sequentiallyConsistent)
         if let index = indexCache.withLock({ $0 }), index.generation == generation { return index }
-        let index = PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: generation)
+        let index = buildPropertyIndex(generation: generation)
         indexCache.withLock { $0 = index }
         return index
+    }
+
+    /// Inherited properties first, then this entity's own.
+    private func buildPropertyIndex(generation: Int) -> PropertyIndex {
+        PropertyIndex(properties: (superentity?.properties ?? []) + ownProperties, generation: generation)
     }
 
     /// The relationships of this entity that point at `entity`.
