@@ -3,7 +3,9 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// The one connection that writes, and reads inside a write (a batch delete's rule walk).
     private var connection: SQLiteConnection?
     /// Connections for reads outside a write, in parallel with it and with each other.
-    private var readers: SQLiteReaderPool?
+    /// Behind its own lock, not the store's: a read must reach the pool while a save holds the
+    /// store's lock for its whole write transaction.
+    private let readers = Locked<SQLiteReaderPool?>(nil)
     /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
     private let writingThread = Locked<pthread_t?>(nil)
     private var layouts: [String: SQLiteTableLayout] = [:]
@@ -47,7 +49,8 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
             connection = try open(path: path)
-            readers = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try open(path: path, asReader: true) }
+            let pool = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try open(path: path, asReader: true) }
+            readers.withLock { $0 = pool }
         }
     }
 
@@ -170,8 +173,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     override func close() {
         locked {
-            readers?.close()
-            readers = nil
+            readers.withLock { pool in
+                pool?.close()
+                pool = nil
+            }
             connection = nil
         }
     }
@@ -205,7 +210,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     /// write and must see its uncommitted rows.
     func read<T>(singleStatement: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
-        guard !insideWrite, let readers = locked({ readers }) else { return try locked { try run(body) } }
+        guard !insideWrite, let readers = readers.withLock({ $0 }) else { return try locked { try run(body) } }
         do {
             return try readers.read(singleStatement: singleStatement, body)
         } catch let error as SQLiteError {
