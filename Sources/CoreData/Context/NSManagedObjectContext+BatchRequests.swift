@@ -6,23 +6,29 @@ extension NSManagedObjectContext {
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         if let asynchronous = request as? AsynchronousFetchStarting { return try asynchronous.start(in: self) }
         return try performAndWait {
+            guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+            // An empty list of IDs to delete names no entity; any store answers it.
+            let entity: NSEntityDescription?
             switch request {
-            case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update)
-            case let delete as NSBatchDeleteRequest: return try executeBatchDelete(delete)
-            case let insert as NSBatchInsertRequest: return try executeBatchInsert(insert)
+            case let update as NSBatchUpdateRequest: entity = try self.entity(named: update.entityName)
+            case let delete as NSBatchDeleteRequest: entity = try delete.objectIDs.map { $0.first?.entity } ?? storeFetch(for: delete.fetchRequest).entity
+            case let insert as NSBatchInsertRequest: entity = try self.entity(named: insert.entityName)
             default:
                 throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "execute(_:) does not run \(type(of: request)); use fetch(_:) for fetch requests")
             }
+            return try coordinator.store(for: entity).executeBatch(request, for: self)
         }
     }
 
-    /// The store holding `entity`, if it runs batch requests.
-    private func batchStore(for entity: NSEntityDescription) throws -> NSPersistentStore & BatchExecuting {
-        guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        guard let store = try coordinator.store(for: entity) as? NSPersistentStore & BatchExecuting else {
-            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "The store holding \(entity.name ?? "") does not run batch requests")
+    /// Runs a batch request on a store that works row by row (the built-in stores).
+    func executeRowLevelBatch(_ request: NSPersistentStoreRequest, on store: some BuiltInStore) throws -> NSPersistentStoreResult {
+        switch request {
+        case let update as NSBatchUpdateRequest: return try executeBatchUpdate(update, on: store)
+        case let delete as NSBatchDeleteRequest: return try executeBatchDelete(delete, on: store)
+        case let insert as NSBatchInsertRequest: return try executeBatchInsert(insert, on: store)
+        default:
+            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "The store does not run \(type(of: request))")
         }
-        return store
     }
 
     private func entity(named name: String) throws -> NSEntityDescription {
@@ -33,7 +39,7 @@ extension NSManagedObjectContext {
         return entity
     }
 
-    private func executeBatchUpdate(_ request: NSBatchUpdateRequest) throws -> NSBatchUpdateResult {
+    private func executeBatchUpdate(_ request: NSBatchUpdateRequest, on store: some BuiltInStore) throws -> NSBatchUpdateResult {
         let entity = try entity(named: request.entityName)
         let assignments = try (request.propertiesToUpdate ?? [:]).map { key, value -> BatchAssignment in
             let name = (key as? String) ?? (key as? NSPropertyDescription)?.name ?? "\(key)"
@@ -51,7 +57,7 @@ extension NSManagedObjectContext {
         var fetch = StoreFetch(entity: entity)
         fetch.predicate = request.predicate
         fetch.includesSubentities = request.includesSubentities
-        let outcome = try batchStore(for: entity).batchUpdate(
+        let outcome = try store.batchUpdate(
             fetch, assignments: assignments, returningObjectIDs: request.resultType == .updatedObjectIDsResultType)
         switch request.resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: request.resultType)
@@ -60,15 +66,15 @@ extension NSManagedObjectContext {
         }
     }
 
-    private func executeBatchDelete(_ request: NSBatchDeleteRequest) throws -> NSBatchDeleteResult {
+    private func executeBatchDelete(_ request: NSBatchDeleteRequest, on store: some BuiltInStore) throws -> NSBatchDeleteResult {
         let ids: [NSManagedObjectID]
         if let given = request.objectIDs {
             ids = given
         } else {
             let fetch = try storeFetch(for: request.fetchRequest)
-            ids = try persistentStoreCoordinator!.store(for: fetch.entity).fetchObjectIDs(fetch)
+            ids = try store.fetchObjectIDs(fetch, for: self)
         }
-        if let first = ids.first { try batchStore(for: first.entity).batchDelete(ids) }
+        if !ids.isEmpty { try store.batchDelete(ids) }
         switch request.resultType {
         case .resultTypeStatusOnly: return NSBatchDeleteResult(result: true, resultType: request.resultType)
         case .resultTypeObjectIDs: return NSBatchDeleteResult(result: ids, resultType: request.resultType)
@@ -76,7 +82,7 @@ extension NSManagedObjectContext {
         }
     }
 
-    private func executeBatchInsert(_ request: NSBatchInsertRequest) throws -> NSBatchInsertResult {
+    private func executeBatchInsert(_ request: NSBatchInsertRequest, on store: some BuiltInStore) throws -> NSBatchInsertResult {
         let entity = try entity(named: request.entityName)
         var dictionaries = request.objectsToInsert ?? []
         if let handler = request.dictionaryHandler {
@@ -95,7 +101,6 @@ extension NSManagedObjectContext {
                 dictionaries.append(object.dictionaryWithValues(forKeys: Array(entity.attributesByName.keys)).filter { !($0.value is NSNull) })
             }
         }
-        let store = try batchStore(for: entity)
         let keys = dictionaries.isEmpty ? [] : try store.allocatePrimaryKeys(for: entity, count: dictionaries.count)
         let rows = try zip(dictionaries, keys).map { dictionary, key in
             RowSnapshot(objectID: store.objectID(for: entity, primaryKey: key), version: 1, values: try batchRowValues(dictionary, entity: entity))

@@ -68,7 +68,7 @@ extension NSManagedObjectContext {
         registered[row.objectID] = object
         // The stored members stay members: the new object's join those already in the store.
         for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
-            let stored = (try? persistentStoreCoordinator?.store(for: row.objectID).relatedObjectIDs(relationship, of: row.objectID)) ?? []
+            let stored = (try? persistentStoreCoordinator?.store(for: row.objectID).relatedObjectIDs(relationship, of: row.objectID, for: self)) ?? []
             let members = object.isToManyFault(relationship.name) ? ToManyMembers() : object.toManyMembers(forKey: relationship.name)
             for id in stored { members.append(self.object(with: id)) }
             object.values[relationship.name] = members

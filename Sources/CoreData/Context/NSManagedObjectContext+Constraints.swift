@@ -136,7 +136,7 @@ extension NSManagedObjectContext {
             start += batchSize
             var fetch = StoreFetch(entity: constraint.entity)
             fetch.predicate = Self.predicate(constraint.names, batch)
-            for row in try store.fetchRows(fetch) {
+            for row in try store.fetchRows(fetch, for: self) {
                 let key = constraint.names.map { ConstraintValueKey.make(row.values[$0]) }
                 result[key, default: []].append(row)
             }

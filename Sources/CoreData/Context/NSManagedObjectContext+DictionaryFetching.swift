@@ -8,9 +8,6 @@ extension NSManagedObjectContext {
     func dictionaryResults<T>(for request: NSFetchRequest<T>, fetch: StoreFetch) throws -> [NSDictionary] {
         let dictionaryFetch = try DictionaryFetch(request: request, fetch: fetch)
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        guard let store = try coordinator.store(for: fetch.entity) as? DictionaryFetching else {
-            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "The store holding \(fetch.entity.name ?? "") does not compute dictionary results")
-        }
-        return try store.fetchDictionaries(dictionaryFetch)
+        return try coordinator.store(for: fetch.entity).fetchDictionaries(dictionaryFetch, for: self)
     }
 }

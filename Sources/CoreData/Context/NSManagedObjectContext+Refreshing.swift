@@ -20,6 +20,7 @@ extension NSManagedObjectContext {
     public func reset() {
         performAndWait {
             for object in registered.values { object.managedObjectContext = nil }
+            reportUnregistered(registered.keys)
             registered = [:]
             forgetPendingChanges()
             rowCache = [:]
@@ -132,5 +133,14 @@ extension NSManagedObjectContext {
             }
         }
         return ids
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Tells the stores that track registrations that this context let go of `ids`.
+    private func reportUnregistered(_ ids: some Sequence<NSManagedObjectID>) {
+        let byStore = Dictionary(grouping: ids.filter { $0.persistentStore?.observesRegistrations == true },
+                                 by: { ObjectIdentifier($0.persistentStore!) })
+        for storeIDs in byStore.values { storeIDs[0].persistentStore!.managedObjectContextDidUnregisterObjects(with: storeIDs) }
     }
 }

@@ -66,6 +66,9 @@ extension NSManagedObjectContext {
         object.managedObjectContext = self
         object.faultFlag = true
         registered[objectID] = object
+        if let store = objectID.persistentStore, store.observesRegistrations {
+            store.managedObjectContextDidRegisterObjects(with: [objectID])
+        }
         return object
     }
 
@@ -156,18 +159,14 @@ extension NSManagedObjectContext {
         try performAndWait {
             guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
             let temporary = objects.filter { $0.objectID.isTemporaryID }
-            let grouped = Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) })
+            guard !temporary.isEmpty else { return }
+            let permanent = try coordinator.store(for: temporary[0].entity).permanentIDs(for: temporary)
             var assigned: [NSManagedObjectID: NSManagedObjectID] = [:]
-            // Children hear of the IDs assigned before a failure too: those IDs stay assigned.
-            defer { propagateToChildren(assigned) }
-            for group in grouped.values {
-                let keys = try coordinator.allocatePrimaryKeys(for: group[0].entity, count: group.count)
-                for (object, key) in zip(group, keys) {
-                    let permanent = try coordinator.permanentID(for: object.entity, primaryKey: key)
-                    assigned[object.objectID] = permanent
-                    reassignID(of: object, to: permanent)
-                }
+            for (object, id) in zip(temporary, permanent) {
+                assigned[object.objectID] = id
+                reassignID(of: object, to: id)
             }
+            propagateToChildren(assigned)
         }
     }
 

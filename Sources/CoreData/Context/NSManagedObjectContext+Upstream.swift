@@ -11,7 +11,7 @@ extension NSManagedObjectContext {
             return try parent.performAndWait { try parent.matchingObjectIDList(fetch, includesPendingChanges: true) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch)
+        return try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch, for: self)
     }
 
     /// Rows for a fetch in one pass: a top-level context reads IDs and values in one query.
@@ -22,13 +22,13 @@ extension NSManagedObjectContext {
             return ids.compactMap { rows[$0] }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchRows(fetch)
+        return try coordinator.store(for: fetch.entity).fetchRows(fetch, for: self)
     }
 
     func upstreamCount(_ fetch: StoreFetch) throws -> Int {
         if parent != nil { return try upstreamObjectIDList(fetch).count }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).count(fetch)
+        return try coordinator.store(for: fetch.entity).count(fetch, for: self)
     }
 
     func upstreamRows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
@@ -36,7 +36,7 @@ extension NSManagedObjectContext {
             return parent.performAndWait { parent.currentRows(for: ids) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.rows(for: ids)
+        return try coordinator.rows(for: ids, for: self)
     }
 
     func upstreamRelatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
@@ -47,7 +47,7 @@ extension NSManagedObjectContext {
             }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: source).relatedObjectIDs(relationship, of: source)
+        return try coordinator.store(for: source).relatedObjectIDs(relationship, of: source, for: self)
     }
 
     /// This context's view of `ids` as rows, unsaved changes included: what a child reads.

@@ -4,7 +4,7 @@
 /// Thread-safe: stores serialise their own work, and the store list is guarded by a lock.
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
-    private var stores: [NSPersistentStore] = []
+    private var stores: [any RowStore] = []
     private let lock = NSRecursiveLock()
     public var name: String?
     /// The queue `perform` and `performAndWait` run on. The coordinator's own operations are
@@ -23,7 +23,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public var persistentStores: [NSPersistentStore] {
         lock.lock()
         defer { lock.unlock() }
-        return stores
+        return stores.map { $0 }
     }
 
     /// Opens (or creates) a store. A file that is not a store, or one written with another
@@ -31,21 +31,20 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName: String?, at storeURL: URL?,
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
-        let store: NSPersistentStore
-        switch storeType {
-        case NSSQLiteStoreType:
-            guard let storeURL else { throw CoreDataError.misuse("A SQLite store needs a file URL") }
-            store = SQLiteStore(url: storeURL, configurationName: configurationName, options: options)
-        case NSInMemoryStoreType:
-            store = InMemoryStore(url: storeURL, configurationName: configurationName, options: options)
-        default:
-            throw CoreDataError.make(NSPersistentStoreInvalidTypeError, "Unsupported store type '\(storeType)'; use NSSQLiteStoreType or NSInMemoryStoreType")
+        guard let storeClass = StoreTypeRegistry.shared.storeClass(for: storeType) else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
+                "Unsupported store type '\(storeType)'; use NSSQLiteStoreType, NSInMemoryStoreType or a type registered with registerStoreClass(_:type:)")
         }
+        // In-memory stores may have no URL; the initialiser Apple's subclasses override takes one.
+        let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configurationName,
+                                    at: storeURL ?? URL(fileURLWithPath: "/dev/null"), options: options)
+        store.registeredType = storeType
+        if storeURL == nil { store.url = nil }
         try store.load(model: managedObjectModel)
-        store.persistentStoreCoordinator = self
         lock.lock()
         stores.append(store)
         lock.unlock()
+        store.didAdd(to: self)
         return store
     }
 
@@ -67,7 +66,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         guard let index = stores.firstIndex(where: { $0 === store }) else {
             throw CoreDataError.misuse("The store is not one of this coordinator's stores")
         }
-        store.close()
+        store.willRemove(from: self)
+        stores[index].close()
         stores.remove(at: index)
     }
 
@@ -103,38 +103,32 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     // MARK: Routing
 
-    /// The store holding `entity`'s rows: the first store, as this coordinator supports one
-    /// configuration (see README).
-    func store(for entity: NSEntityDescription) throws -> NSPersistentStore {
-        guard let store = persistentStores.first else {
+    /// The store holding `entity`'s rows (any store when `entity` is nil): the first store, as
+    /// this coordinator supports one configuration (see README).
+    func store(for entity: NSEntityDescription?) throws -> any RowStore {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let store = stores.first else {
             throw CoreDataError.misuse("The persistent store coordinator has no stores; call loadPersistentStores first")
         }
         return store
     }
 
-    func store(for objectID: NSManagedObjectID) throws -> NSPersistentStore {
-        if let store = objectID.persistentStore { return store }
+    func store(for objectID: NSManagedObjectID) throws -> any RowStore {
+        if let owner = objectID.persistentStore {
+            lock.lock()
+            defer { lock.unlock() }
+            if let store = stores.first(where: { $0 === owner }) { return store }
+        }
         return try store(for: objectID.entity)
     }
 
-    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
-        try store(for: entity).allocatePrimaryKeys(for: entity, count: count)
-    }
-
-    func permanentID(for entity: NSEntityDescription, primaryKey: Int64) throws -> NSManagedObjectID {
-        try store(for: entity).objectID(for: entity, primaryKey: primaryKey)
-    }
-
-    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+    func rows(for ids: [NSManagedObjectID], for context: NSManagedObjectContext) throws -> [NSManagedObjectID: RowSnapshot] {
         guard let first = ids.first else { return [:] }
-        let rows = try store(for: first).rows(for: ids)
+        let rows = try store(for: first).rows(for: ids, for: context)
         // An ID built from a URI may name another entity than its row's (a sibling or an abstract
         // parent sharing the table and primary key): no object of that entity exists.
         let requested = Dictionary(ids.map { ($0, $0.entity) }, uniquingKeysWith: { first, _ in first })
         return rows.filter { id, row in requested[id] === row.objectID.entity }
-    }
-
-    func apply(_ changes: StoreChanges) throws {
-        try store(for: managedObjectModel.entities.first ?? NSEntityDescription()).apply(changes)
     }
 }

@@ -21,6 +21,9 @@ struct DictionaryFetch {
     let groupBy: [Column]
     let having: PredicateNode?
     let distinct: Bool
+    /// The request as the caller made it, for stores that take requests whole
+    /// (`NSIncrementalStore`).
+    let request: NSPersistentStoreRequest
 
     /// Whether a column needs `median:`, `mode:` or `stddev:`, which SQL lacks: the store then
     /// reads the rows' values and groups them in Swift (`DictionaryAggregation`).
@@ -36,6 +39,7 @@ struct DictionaryFetch {
     init<T>(request: NSFetchRequest<T>, fetch: StoreFetch) throws {
         let entity = fetch.entity
         self.fetch = fetch
+        self.request = request
         let fetched = request.propertiesToFetch ?? entity.properties.filter { !$0.isTransient && !(($0 as? NSRelationshipDescription)?.isToMany ?? false) }
         columns = try fetched.map { try Self.column(for: $0, in: entity, role: "propertiesToFetch") }
         groupBy = try (request.propertiesToGroupBy ?? []).map { try Self.column(for: $0, in: entity, role: "propertiesToGroupBy") }
@@ -128,10 +132,4 @@ extension ExpressionNode {
         default: return [self]
         }
     }
-}
-
-/// A store that computes dictionary fetches itself, from its stored rows only: dictionary
-/// results never include a context's unsaved changes, as on Apple platforms.
-protocol DictionaryFetching {
-    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary]
 }

@@ -9,17 +9,6 @@ struct BatchAssignment {
     var expression: ExpressionNode? = nil
 }
 
-/// A store that runs batch requests itself, each in one transaction.
-protocol BatchExecuting {
-    /// Sets attributes of every row `fetch` matches; returns how many rows changed and, only
-    /// when asked (reading them costs a pass over the rows), which.
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome
-    /// Deletes rows, cascading and nullifying as the model's rules say.
-    func batchDelete(_ ids: [NSManagedObjectID]) throws
-    /// Inserts complete rows (already keyed).
-    func batchInsert(_ rows: [RowSnapshot]) throws
-}
-
 /// What a batch update changed.
 struct BatchUpdateOutcome {
     let count: Int

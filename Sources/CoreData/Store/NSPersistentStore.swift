@@ -16,55 +16,59 @@ public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
 /// Seconds to wait for another process's write lock (SQLite busy timeout).
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 
-/// A place objects are kept: a SQLite file or memory.
+/// A place objects are kept: a SQLite file, memory, or whatever an `NSIncrementalStore`
+/// subclass reaches.
 ///
-/// Subclasses implement the internal row-level operations the coordinator routes to them; every
-/// operation runs under the store's own lock, so contexts on different queues can share it.
+/// The coordinator makes stores from their registered class with
+/// `init(persistentStoreCoordinator:configurationName:at:options:)`, so that initialiser is
+/// `required` here (Apple's is only designated: Objective-C can call any initialiser of a class
+/// it holds, Swift only a required one). What a store does is the internal `RowStore` protocol;
+/// the built-in stores serialise their work under `lock`, so contexts on different queues can
+/// share them.
 open class NSPersistentStore: NSObject, @unchecked Sendable {
-    public let type: String
+    /// The type name the store was added under; set by the coordinator for registered classes.
+    var registeredType: String
+    open var type: String { registeredType }
     public var url: URL?
     public let configurationName: String
     public let options: [AnyHashable: Any]?
     public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
-    public internal(set) var identifier: String!
-    public var metadata: [String: Any]! = [:]
-    public var isReadOnly: Bool
+    open var identifier: String!
+    open var metadata: [String: Any]! = [:]
+    open var isReadOnly: Bool
 
-    /// Serialises every operation on the store's state and connection.
+    /// Whether contexts report registering and forgetting objects (incremental stores track
+    /// them; the built-in stores do not, and a fetch of a million faults then makes no calls).
+    var observesRegistrations = false
+
+    /// Serialises every operation on a built-in store's state and connection.
     let lock = NSRecursiveLock()
 
-    init(type: String, url: URL?, configurationName: String?, options: [AnyHashable: Any]?) {
-        self.type = type
+    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+                         at url: URL, options: [AnyHashable: Any]? = nil) {
+        self.registeredType = ""
         self.url = url
-        self.configurationName = configurationName ?? "Default"
+        self.persistentStoreCoordinator = root
+        self.configurationName = name ?? "Default"
         self.options = options
         self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
         super.init()
     }
 
-    // MARK: Operations each kind of store implements
+    /// Reads the store's metadata; subclasses that keep metadata override it.
+    open func loadMetadata() throws {}
 
-    /// Opens or creates the store for `model`; throws without touching an incompatible file.
-    func load(model: NSManagedObjectModel) throws { try abstract() }
-    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] { try abstract() }
-    func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] { try abstract() }
-    /// The same IDs, compactly; a store that can read keys without making IDs overrides it.
-    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList { ObjectIDList(try fetchObjectIDs(fetch)) }
-    func count(_ fetch: StoreFetch) throws -> Int { try abstract() }
-    /// The rows for `ids`, missing ones left out (deleted elsewhere).
-    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] { try abstract() }
-    /// The members of `source`'s to-many `relationship`, in order for ordered relationships.
-    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] { try abstract() }
-    /// Reserves `count` new primary keys for rows of `entity`.
-    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] { try abstract() }
-    /// Applies a save in one transaction, throwing `StoreVersionConflict` if a row moved on.
-    func apply(_ changes: StoreChanges) throws { try abstract() }
-    /// Releases files and connections.
-    func close() {}
+    /// Called after the coordinator added the store.
+    open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
 
-    private func abstract() throws -> Never {
-        throw CoreDataError.misuse("\(Swift.type(of: self)) does not implement this store operation")
-    }
+    /// Called before the coordinator removes the store.
+    open func willRemove(from coordinator: NSPersistentStoreCoordinator?) {}
+
+    /// Objects with these IDs are now in use in a context (a new fault, or a fetched object).
+    open func managedObjectContextDidRegisterObjects(with objectIDs: [NSManagedObjectID]) {}
+
+    /// Objects with these IDs are no longer used by a context (it was reset).
+    open func managedObjectContextDidUnregisterObjects(with objectIDs: [NSManagedObjectID]) {}
 
     /// A permanent ID in this store.
     func objectID(for entity: NSEntityDescription, primaryKey: Int64) -> NSManagedObjectID {

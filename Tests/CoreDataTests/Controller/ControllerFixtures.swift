@@ -53,12 +53,13 @@ enum ControllerModels {
     ]
 }
 
-/// An in-memory or SQLite container with the World Cup teams saved.
+/// A container with the World Cup teams saved: in memory, in a SQLite file at `storeURL`, or
+/// in a store of `type`.
 @MainActor
-func worldCupContainer(storeURL: URL? = nil) throws -> NSPersistentContainer {
+func worldCupContainer(storeURL: URL? = nil, type: String? = nil) throws -> NSPersistentContainer {
     let container = try makeContainer(
         "WorldCup", model: ControllerModels.worldCup(), storeURL: storeURL,
-        type: storeURL == nil ? NSInMemoryStoreType : NSSQLiteStoreType)
+        type: type ?? (storeURL == nil ? NSInMemoryStoreType : NSSQLiteStoreType))
     let context = container.viewContext
     for (name, zone) in ControllerModels.teams {
         let team = WorldCupTeam(context: context)

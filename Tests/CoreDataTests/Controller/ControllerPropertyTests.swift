@@ -15,10 +15,10 @@ import Testing
         case unsectioned
     }
 
-    @Test(arguments: Shape.allCases)
-    func reportsReplayToAFreshFetch(shape: Shape) throws {
+    @Test(arguments: Shape.allCases, [NSInMemoryStoreType, DictionaryStore.type])
+    func reportsReplayToAFreshFetch(shape: Shape, storeType: String) throws {
         var random = SplitMix64(seed: Self.seed)
-        let container = try worldCupContainer()
+        let container = try worldCupContainer(type: storeType)
         let context = container.viewContext
         let request = worldCupRequest()
         if shape == .filteredByWins { request.predicate = NSPredicate(format: "wins < 3") }
@@ -33,7 +33,7 @@ import Testing
         var serial = 0
 
         for step in 0..<150 {
-            let context_ = "seed \(Self.seed) step \(step) shape \(shape)"
+            let context_ = "seed \(Self.seed) step \(step) shape \(shape) store \(storeType)"
             var touched = Set<ObjectIdentifier>()
             recorder.clearReports()
             let teams = try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team"))

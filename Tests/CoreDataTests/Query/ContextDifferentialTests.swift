@@ -36,7 +36,7 @@ import Testing
         var staleByDesign = 0
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, DictionaryStore.type])
     func savedObjectsFetchWhatTheReferenceSelects(storeType: String) throws {
         var tally = Tally()
         let start = ContinuousClock.now
@@ -58,7 +58,7 @@ import Testing
         #expect(tally.disagreements == 0)
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, DictionaryStore.type])
     func pendingChangesAreFoldedIntoFetches(storeType: String) throws {
         var tally = Tally()
         let start = ContinuousClock.now

@@ -24,7 +24,7 @@ final class QueryTestRow: KeyValueReadable, EntityDescribing, ObjectIDProviding 
 final class QueryTestDatabase {
     let model: NSManagedObjectModel
     let connection: SQLiteConnection
-    let store = NSPersistentStore(type: "Test", url: nil, configurationName: nil, options: nil)
+    let store = NSPersistentStore(persistentStoreCoordinator: nil, configurationName: nil, at: URL(fileURLWithPath: "/dev/null"))
     var rows: [String: [QueryTestRow]] = [:]
 
     static let strings = [

@@ -17,6 +17,7 @@ final class TemporaryDirectory {
 
 /// A container on a SQLite file (or in memory), loaded, failing the test on load errors.
 func makeContainer(_ name: String = "Test", model: NSManagedObjectModel, storeURL: URL?, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
+    DictionaryStore.registered
     let container = NSPersistentContainer(name: name, managedObjectModel: model)
     let description = storeURL.map(NSPersistentStoreDescription.init(url:)) ?? NSPersistentStoreDescription()
     description.type = type

@@ -1,5 +1,5 @@
 /// Batch requests over the in-memory rows, all-or-nothing like the SQLite store's.
-extension InMemoryStore: BatchExecuting {
+extension InMemoryStore {
     func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
         try locked {
             for assignment in assignments where assignment.value != nil && !ManagedValueTypeCheck.accepts(assignment.value!, for: assignment.attribute) {

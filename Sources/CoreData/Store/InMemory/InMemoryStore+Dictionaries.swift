@@ -1,7 +1,7 @@
 /// Dictionary fetches over the in-memory rows: the rows matching the predicate (sorted, unless
 /// the sort is by result names) go through the same Swift aggregation the SQLite store uses
 /// for median, mode and stddev.
-extension InMemoryStore: DictionaryFetching {
+extension InMemoryStore {
     func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
         try locked {
             var rows = request.fetch

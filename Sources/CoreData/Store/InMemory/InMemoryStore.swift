@@ -1,6 +1,6 @@
 /// A store that keeps rows in memory only: fast, isolated, gone when the process ends. Useful
 /// for tests and caches; queries are judged by the in-memory evaluator.
-final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
+final class InMemoryStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     private var rowsByKey: [String: [Int64: RowSnapshot]] = [:]
     private var toMany: [ToManyKey: [NSManagedObjectID]] = [:]
     private var nextKey: [String: Int64] = [:]
@@ -11,19 +11,17 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         let source: Int64
     }
 
-    init(url: URL?, configurationName: String?, options: [AnyHashable: Any]?) {
-        super.init(type: NSInMemoryStoreType, url: url, configurationName: configurationName, options: options)
+    func load(model: NSManagedObjectModel) throws {
         identifier = UUID().uuidString
-    }
-
-    override func load(model: NSManagedObjectModel) throws {
         metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSInMemoryStoreType,
                     NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
     }
 
+    func close() {}
+
     func table(_ entity: NSEntityDescription) -> String { entity.rootEntity.name ?? "" }
 
-    override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         try locked {
             let accepted = Set(fetch.includesSubentities ? SQLiteSchema.entityNumbers(for: fetch.entity) : [fetch.entity.entityNumber])
             let candidates = (rowsByKey[table(fetch.entity)] ?? [:]).values.filter { accepted.contains($0.objectID.entity.entityNumber) }
@@ -33,15 +31,15 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
-        try fetchRows(fetch).map(\.objectID)
+    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
+        ObjectIDList(try fetchRows(fetch).map(\.objectID))
     }
 
-    override func count(_ fetch: StoreFetch) throws -> Int {
+    func count(_ fetch: StoreFetch) throws -> Int {
         try fetchRows(fetch).count
     }
 
-    override func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
         locked {
             var result: [NSManagedObjectID: RowSnapshot] = [:]
             for id in ids {
@@ -55,14 +53,14 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         locked { id.primaryKey.flatMap { rowsByKey[table(id.entity)]?[$0] } }
     }
 
-    override func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
         locked {
             guard let key = source.primaryKey else { return [] }
             return toMany[ToManyKey(entity: table(source.entity), relationship: relationship.name, source: key)] ?? []
         }
     }
 
-    override func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
         locked {
             let current = nextKey[table(entity), default: 0]
             nextKey[table(entity)] = current + Int64(count)
@@ -70,7 +68,7 @@ final class InMemoryStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func apply(_ changes: StoreChanges) throws {
+    func apply(_ changes: StoreChanges) throws {
         try locked {
             var conflicts: [(NSManagedObjectID, RowSnapshot?)] = []
             for (row, expected) in changes.updated where self.row(for: row.objectID)?.version != expected {

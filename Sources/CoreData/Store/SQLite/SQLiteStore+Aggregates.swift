@@ -2,7 +2,7 @@
 /// aggregates, GROUP BY, HAVING, DISTINCT, ORDER BY and LIMIT in one statement, so only the
 /// result rows leave SQLite. `median:`, `mode:` and `stddev:` have no SQL form: for those the
 /// statement selects each row's values and `DictionaryAggregation` groups them in Swift.
-extension SQLiteStore: DictionaryFetching {
+extension SQLiteStore {
     func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
         try read { connection in
             request.needsSwiftAggregation

@@ -1,6 +1,6 @@
 /// Batch requests run as single SQL statements inside one transaction, so a failure leaves the
 /// store unchanged and no object is loaded.
-extension SQLiteStore: BatchExecuting {
+extension SQLiteStore {
     func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
         try writeTransaction { connection in
             var unsorted = fetch

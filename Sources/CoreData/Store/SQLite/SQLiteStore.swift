@@ -1,5 +1,5 @@
 /// A store in one SQLite file, in Apple's layout (DESIGN.md §2), reading rows on demand.
-final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
+final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// The one connection that writes, and reads inside a write (a batch delete's rule walk).
     private var connection: SQLiteConnection?
     /// Connections for reads outside a write, in parallel with it and with each other.
@@ -13,13 +13,10 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
 
-    init(url: URL, configurationName: String?, options: [AnyHashable: Any]?) {
-        super.init(type: NSSQLiteStoreType, url: url, configurationName: configurationName, options: options)
-    }
-
     private var storeURL: URL { url! }
 
-    override func load(model: NSManagedObjectModel) throws {
+    func load(model: NSManagedObjectModel) throws {
+        guard url != nil else { throw CoreDataError.misuse("A SQLite store needs a file URL") }
         try locked {
             self.model = model
             for entity in model.entities {
@@ -171,7 +168,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func close() {
+    func close() {
         locked {
             readers.withLock { pool in
                 pool?.close()
@@ -218,7 +215,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         let layout = layout(for: fetch.entity)
         let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
         return try read { connection in
@@ -230,11 +227,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func fetchObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
-        Array(try fetchObjectIDList(fetch))
-    }
-
-    override func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
+    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         let layout = layout(for: fetch.entity)
         let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
         return try read(singleStatement: true) { connection in
@@ -246,7 +239,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func count(_ fetch: StoreFetch) throws -> Int {
+    func count(_ fetch: StoreFetch) throws -> Int {
         var unbounded = fetch
         unbounded.sortDescriptors = []
         let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
@@ -256,7 +249,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
         let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
         return try read { connection in
             var result: [NSManagedObjectID: RowSnapshot] = [:]
@@ -271,7 +264,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
         guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
         let sql: String
         switch SQLiteSchema.storage(of: relationship) {
@@ -321,7 +314,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
 
     // MARK: Writing
 
-    override func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
         try locked {
             try run { connection in
                 // Keys come from the root entity's counter: every entity of a table shares Z_PK.
@@ -337,7 +330,7 @@ final class SQLiteStore: NSPersistentStore, @unchecked Sendable {
         }
     }
 
-    override func apply(_ changes: StoreChanges) throws {
+    func apply(_ changes: StoreChanges) throws {
         guard !changes.isEmpty else { return }
         try writeTransaction { connection in
             try checkVersions(changes, connection)
