@@ -40,6 +40,7 @@ let package = Package(
             "CSQLite", "CoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "OrderedCollections", package: "swift-collections"),
+            .product(name: "DequeModule", package: "swift-collections"),
         ]),
         .target(name: "ExampleSupport", dependencies: ["CoreData"], path: "Examples/Support"),
         example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),

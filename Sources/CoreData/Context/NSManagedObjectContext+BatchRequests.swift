@@ -16,6 +16,8 @@ extension NSManagedObjectContext {
             default:
                 throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "execute(_:) does not run \(type(of: request)); use fetch(_:) for fetch requests")
             }
+            // The rows changed in the store without passing through the row cache.
+            defer { coordinator.rowCache.removeAll() }
             return try coordinator.store(for: entity).executeBatch(request, for: self)
         }
     }

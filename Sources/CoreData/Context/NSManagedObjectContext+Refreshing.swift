@@ -45,6 +45,8 @@ extension NSManagedObjectContext {
         performAndWait {
             guard object.managedObjectContext === self, !object.insertedFlag else { return }
             rowCache.removeValue(forKey: object.objectID)
+            // A refresh reads the store again, not what this coordinator read before.
+            persistentStoreCoordinator?.rowCache.remove(CollectionOfOne(object.objectID))
             guard flag, object.hasChanges else {
                 changedSet.remove(object)
                 object.turnIntoFault()
@@ -67,16 +69,35 @@ extension NSManagedObjectContext {
     /// Brings another context's save (the `userInfo` of its did-save notification) into this
     /// context: updated objects are refreshed, deleted ones removed, inserted ones registered.
     public func mergeChanges(fromContextDidSave notification: Notification) {
-        performAndWait { mergeChanges(fromObjectIDs: notification.userInfo ?? [:]) }
+        performAndWait {
+            // A save through this coordinator left its rows in the row cache; any other save
+            // (another coordinator, another process) did not, so those rows are read again.
+            let saver = (notification.object as? NSManagedObjectContext)?.persistentStoreCoordinator
+            let userInfo = notification.userInfo ?? [:]
+            if saver !== persistentStoreCoordinator { forgetCachedRows(named: userInfo) }
+            mergeChanges(fromObjectIDs: userInfo)
+        }
     }
 
     /// Merges changes described by object IDs, URIs or objects (of any context) into each context,
     /// e.g. the result of a batch request.
     public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [NSManagedObjectContext]) {
         for context in contexts {
-            context.performAndWait { context.mergeChanges(fromObjectIDs: changeNotificationData) }
+            context.performAndWait {
+                context.forgetCachedRows(named: changeNotificationData)
+                context.mergeChanges(fromObjectIDs: changeNotificationData)
+            }
         }
     }
+
+    /// Drops the coordinator's cached rows of the objects a change description names.
+    private func forgetCachedRows(named userInfo: [AnyHashable: Any]) {
+        persistentStoreCoordinator?.rowCache.remove(objectIDs(in: userInfo, keys: Self.allChangeKeys))
+    }
+
+    private static let allChangeKeys = [NSInsertedObjectsKey, NSInsertedObjectIDsKey, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey,
+                                        NSRefreshedObjectsKey, NSRefreshedObjectIDsKey, NSDeletedObjectsKey, NSDeletedObjectIDsKey,
+                                        NSInvalidatedObjectsKey, NSInvalidatedObjectIDsKey]
 
     func mergeChanges(fromObjectIDs userInfo: [AnyHashable: Any]) {
         let inserted = objectIDs(in: userInfo, keys: [NSInsertedObjectsKey, NSInsertedObjectIDsKey])

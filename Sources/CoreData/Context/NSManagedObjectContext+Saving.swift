@@ -51,7 +51,7 @@ extension NSManagedObjectContext {
         var rounds = 0
         while true {
             do {
-                try coordinator.store(for: nil).apply(attempt.changes, from: self)
+                try coordinator.apply(attempt.changes, from: self)
                 break
             } catch let conflict as StoreVersionConflict {
                 rounds += 1

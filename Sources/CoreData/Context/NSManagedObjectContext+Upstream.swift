@@ -22,7 +22,7 @@ extension NSManagedObjectContext {
             return ids.compactMap { rows[$0] }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchRows(fetch, for: self)
+        return try coordinator.fetchRows(fetch, for: self)
     }
 
     func upstreamCount(_ fetch: StoreFetch) throws -> Int {

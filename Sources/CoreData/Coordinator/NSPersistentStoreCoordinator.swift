@@ -10,6 +10,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The queue `perform` and `performAndWait` run on. The coordinator's own operations are
     /// thread-safe without it; it serialises the blocks callers hand it, as on Apple platforms.
     let queue = ReentrantQueue(label: "CoreData.NSPersistentStoreCoordinator")
+    /// Rows read or saved by any of this coordinator's contexts.
+    let rowCache = RowCache()
 
     /// Freezes `model`: from here on, changing it stops the program with a message naming the
     /// model and the property, as editing a model in use raises on Apple platforms.
@@ -123,12 +125,33 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return try store(for: objectID.entity)
     }
 
+    /// The rows for `ids`: from the row cache where the context's staleness interval allows,
+    /// the rest from the store (and then cached).
     func rows(for ids: [NSManagedObjectID], for context: NSManagedObjectContext) throws -> [NSManagedObjectID: RowSnapshot] {
-        guard let first = ids.first else { return [:] }
-        let rows = try store(for: first).rows(for: ids, for: context)
+        guard !ids.isEmpty else { return [:] }
+        var (rows, missing) = rowCache.rows(for: ids, stalenessInterval: context.stalenessInterval)
+        if let first = missing.first {
+            let read = try store(for: first).rows(for: missing, for: context)
+            rowCache.store(read.values)
+            rows.merge(read) { _, new in new }
+        }
         // An ID built from a URI may name another entity than its row's (a sibling or an abstract
         // parent sharing the table and primary key): no object of that entity exists.
         let requested = Dictionary(ids.map { ($0, $0.entity) }, uniquingKeysWith: { first, _ in first })
         return rows.filter { id, row in requested[id] === row.objectID.entity }
+    }
+
+    /// The rows `fetch` matches, read from the store (a fetch always does) and cached.
+    func fetchRows(_ fetch: StoreFetch, for context: NSManagedObjectContext) throws -> [RowSnapshot] {
+        let rows = try store(for: fetch.entity).fetchRows(fetch, for: context)
+        rowCache.store(rows)
+        return rows
+    }
+
+    /// Writes a save and caches the rows it wrote.
+    func apply(_ changes: StoreChanges, from context: NSManagedObjectContext) throws {
+        try store(for: nil).apply(changes, from: context)
+        rowCache.remove(changes.deleted.map(\.objectID))
+        rowCache.store(changes.inserted + changes.updated.map(\.row))
     }
 }

@@ -1,0 +1,75 @@
+import DequeModule
+
+/// The rows a coordinator's contexts have read or saved, shared by all of them (Apple's row
+/// cache): a fault whose row any context already read fires without SQL, and a context that
+/// merges another's save reads the saved rows from here.
+///
+/// Each entry keeps the newest version (Z_OPT) seen for its object and when it was stored, so a
+/// context's `stalenessInterval` can refuse old entries (0 refuses all; negative accepts any
+/// age). Entries leave when their object is deleted, when a batch request changed rows behind
+/// the cache's back, and oldest first once `capacity` is reached: the cache bounds its memory
+/// and a miss only costs a read.
+final class RowCache: Sendable {
+    private struct Entry {
+        let row: RowSnapshot
+        let storedAt: UInt64
+    }
+
+    private struct State {
+        var entries: [NSManagedObjectID: Entry] = [:]
+        /// Insertion order, for eviction; may name objects already removed.
+        var order = Deque<NSManagedObjectID>()
+    }
+
+    let capacity: Int
+    private let state = Locked(State())
+
+    init(capacity: Int = 100_000) {
+        self.capacity = capacity
+    }
+
+    /// The cached rows for `ids` no older than `stalenessInterval`, and the IDs not found.
+    func rows(for ids: [NSManagedObjectID], stalenessInterval: TimeInterval) -> (found: [NSManagedObjectID: RowSnapshot], missing: [NSManagedObjectID]) {
+        guard stalenessInterval != 0 else { return ([:], ids) }
+        let oldest = stalenessInterval < 0 ? 0 : DispatchTime.now().uptimeNanoseconds &- UInt64(stalenessInterval * 1e9)
+        var found: [NSManagedObjectID: RowSnapshot] = [:]
+        var missing: [NSManagedObjectID] = []
+        state.withLock { state in
+            for id in ids {
+                if let entry = state.entries[id], entry.storedAt >= oldest { found[id] = entry.row } else { missing.append(id) }
+            }
+        }
+        return (found, missing)
+    }
+
+    /// Keeps `rows`, unless an entry holds a newer version of the same object.
+    func store(_ rows: some Sequence<RowSnapshot>) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            for row in rows {
+                if let existing = state.entries[row.objectID] {
+                    if existing.row.version <= row.version { state.entries[row.objectID] = Entry(row: row, storedAt: now) }
+                    continue
+                }
+                state.entries[row.objectID] = Entry(row: row, storedAt: now)
+                state.order.append(row.objectID)
+            }
+            // O(1) amortised: each ID appended is popped at most once.
+            while state.entries.count > capacity || state.order.count > 2 * capacity, let oldest = state.order.popFirst() {
+                state.entries.removeValue(forKey: oldest)
+            }
+        }
+    }
+
+    func remove(_ ids: some Sequence<NSManagedObjectID>) {
+        state.withLock { state in
+            for id in ids { state.entries.removeValue(forKey: id) }
+        }
+    }
+
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}
