@@ -7,7 +7,7 @@ extension NSManagedObjectContext {
         if policy == .errorMergePolicyType {
             let conflicts = objects.map { object, stored in
                 NSMergeConflict(source: object, objectSnapshot: object.dictionaryWithValues(forKeys: Array(object.changedKeys)),
-                                cachedSnapshot: object.committed?.values, persistedSnapshot: stored?.values,
+                                cachedSnapshot: object.committed?.values.dictionary, persistedSnapshot: stored?.values.dictionary,
                                 newVersion: Int(stored?.version ?? 0), oldVersion: Int(object.committed?.version ?? 0))
             }
             throw CoreDataError.make(NSManagedObjectMergeError,
@@ -20,12 +20,12 @@ extension NSManagedObjectContext {
                 forget(object)
                 continue
             }
-            let committed = object.committed?.values ?? [:]
+            let committed = object.committed?.values
             for property in object.entity.properties where !property.isTransient {
                 if let relationship = property as? NSRelationshipDescription, relationship.isToMany { continue }
                 let name = property.name
                 let changedHere = object.changedKeys.contains(name)
-                let changedThere = !StoredValue.equal(stored.values[name], committed[name])
+                let changedThere = !StoredValue.equal(stored.values[name], committed?[name])
                 let storeWins: Bool
                 switch policy {
                 case .rollbackMergePolicyType: storeWins = true
@@ -62,18 +62,5 @@ extension NSManagedObjectContext {
         rowCache.removeValue(forKey: object.objectID)
         object.deletedFlag = true
         object.changedKeys = []
-    }
-}
-
-/// Equality of stored values of any attribute type, for telling what changed.
-enum StoredValue {
-    static func equal(_ lhs: Any?, _ rhs: Any?) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return true
-        case (nil, _), (_, nil): return false
-        case let (left as NSObject, right as NSObject): return left.isEqual(right)
-        case let (left as AnyHashable, right as AnyHashable): return left == right
-        default: return false
-        }
     }
 }

@@ -111,7 +111,7 @@ extension NSManagedObjectContext {
                 let isNew = row.map { registered[$0.objectID] == nil } ?? false
                 let database = row.map { object(with: $0.objectID) }
                 let conflict = NSConstraintConflict(constraint: constraint.names, database: database,
-                    databaseSnapshot: row?.values, conflicting: conflicting,
+                    databaseSnapshot: row?.values.dictionary, conflicting: conflicting,
                     conflictingSnapshots: conflicting.map { $0.snapshotForConflict() })
                 found.append(FoundConstraintConflict(conflict: conflict, storedRow: row, databaseObjectIsNew: isNew))
             }
@@ -165,7 +165,7 @@ extension NSManagedObject {
     /// The object's persistent values, for an `NSConstraintConflict`.
     func snapshotForConflict() -> [AnyHashable: Any] {
         var snapshot: [AnyHashable: Any] = [:]
-        for (name, value) in currentRow(version: 0).values { snapshot[name] = value }
+        for (name, value) in currentRow(version: 0).values.namedValues { snapshot[name] = value }
         return snapshot
     }
 }

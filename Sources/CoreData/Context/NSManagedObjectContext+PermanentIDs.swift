@@ -37,8 +37,8 @@ extension RowSnapshot {
     /// The same row naming objects by their new IDs.
     func replacingIDs(_ mapping: [NSManagedObjectID: NSManagedObjectID], objectID: NSManagedObjectID) -> RowSnapshot {
         var copy = RowSnapshot(objectID: objectID, version: version, values: values)
-        for (key, value) in values {
-            if let id = value as? NSManagedObjectID, let replacement = mapping[id] { copy.values[key] = replacement }
+        for ordinal in values.slots.indices {
+            if case .objectID(let id)? = values[ordinal: ordinal], let replacement = mapping[id] { copy.values[ordinal: ordinal] = .objectID(replacement) }
         }
         return copy
     }

@@ -20,7 +20,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// The index built when the model froze. From then on the model cannot change, so every
     /// lookup reads it with one acquiring load instead of taking `indexCache`'s lock: contexts
     /// on several cores decode rows at once, and one lock per property lookup serialised them.
-    private let frozenIndex = Atomic<Unmanaged<FrozenPropertyIndex>?>(nil)
+    private let frozenIndex = Atomic<Unmanaged<PropertyIndex>?>(nil)
 
     /// The number stored in each row's Z_ENT column, assigned by the model.
     var entityNumber: Int = 0
@@ -76,15 +76,15 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Builds the index for good; called as the model freezes. The first call wins.
     func freezePropertyIndex() {
-        let built = Unmanaged.passRetained(FrozenPropertyIndex(buildPropertyIndex(generation: -1)))
+        let built = Unmanaged.passRetained(buildPropertyIndex(generation: -1))
         let (exchanged, _) = frozenIndex.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
         if !exchanged { built.release() }
     }
 
     /// The frozen index, or the one for the current model edit generation, rebuilt if the
     /// model changed since.
-    private var propertyIndex: PropertyIndex {
-        if let frozen = frozenIndex.load(ordering: .acquiring) { return frozen.takeUnretainedValue().index }
+    var propertyIndex: PropertyIndex {
+        if let frozen = frozenIndex.load(ordering: .acquiring) { return frozen.takeUnretainedValue() }
         let generation = PropertyIndex.editGeneration.load(ordering: .sequentiallyConsistent)
         if let index = indexCache.withLock({ $0 }), index.generation == generation { return index }
         let index = buildPropertyIndex(generation: generation)
@@ -158,10 +158,4 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.properties = ownProperties.map { $0.copyProperty() }
         return copy
     }
-}
-
-/// A property index shared by reference, so it can be published with one atomic store.
-final class FrozenPropertyIndex: Sendable {
-    let index: PropertyIndex
-    init(_ index: PropertyIndex) { self.index = index }
 }

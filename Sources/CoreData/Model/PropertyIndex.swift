@@ -1,14 +1,16 @@
 import Synchronization
 
 /// An entity's properties, in order and by name, built once per model edit instead of on every
-/// lookup.
+/// lookup; a property's position in `properties` is its ordinal, the index of its value in rows
+/// and objects (`RowValues`, `ObjectValues`), which keep a reference to the index they were laid
+/// out by.
 ///
 /// Lookups by name sit on every hot path (each key-value access, each row decoded, each insert),
 /// and rebuilding these arrays and dictionaries per call dominated fetching and inserting. Models
 /// may still be edited before they are used, so an index remembers the model-wide edit
 /// generation it was built at and is rebuilt once any entity's properties, any inheritance link
 /// or any property's name has changed since.
-struct PropertyIndex {
+final class PropertyIndex: @unchecked Sendable {
     /// Bumped by every edit that can change an entity's properties or their names.
     static let editGeneration = Atomic<Int>(0)
 
@@ -21,6 +23,8 @@ struct PropertyIndex {
     let byName: [String: NSPropertyDescription]
     let attributesByName: [String: NSAttributeDescription]
     let relationshipsByName: [String: NSRelationshipDescription]
+    /// Each name's ordinal (the later property of a repeated name, as in `byName`).
+    let ordinals: [String: Int]
 
     /// Later properties win over earlier ones of the same name (an entity's own over inherited).
     init(properties: [NSPropertyDescription], generation: Int) {
@@ -29,7 +33,9 @@ struct PropertyIndex {
         var byName: [String: NSPropertyDescription] = [:]
         var attributes: [String: NSAttributeDescription] = [:]
         var relationships: [String: NSRelationshipDescription] = [:]
-        for property in properties {
+        var ordinals: [String: Int] = [:]
+        for (ordinal, property) in properties.enumerated() {
+            ordinals[property.name] = ordinal
             byName[property.name] = property
             if let attribute = property as? NSAttributeDescription { attributes[property.name] = attribute }
             if let relationship = property as? NSRelationshipDescription { relationships[property.name] = relationship }
@@ -37,5 +43,6 @@ struct PropertyIndex {
         self.byName = byName
         attributesByName = attributes
         relationshipsByName = relationships
+        self.ordinals = ordinals
     }
 }

@@ -1,14 +1,26 @@
-/// The stored state of one row: its attribute values and to-one destinations by property name,
-/// and its optimistic-locking version (Z_OPT).
+/// The stored state of one row: its attribute values and to-one destinations by property
+/// ordinal, and its optimistic-locking version (Z_OPT).
 ///
 /// To-many relationships are not part of a row; they are read on demand, which is what lets a
 /// to-many relationship stay a fault until it is touched.
 struct RowSnapshot {
     let objectID: NSManagedObjectID
     var version: Int64
-    /// Attribute values (Foundation types, `NSNumber` for numbers and booleans) and to-one
-    /// relationships as `NSManagedObjectID`; an absent key means nil.
-    var values: [String: Any]
+    var values: RowValues
+
+    init(objectID: NSManagedObjectID, version: Int64, values: RowValues) {
+        self.objectID = objectID
+        self.version = version
+        self.values = values
+    }
+
+    /// A row from values by name in Foundation form (to-one destinations as
+    /// `NSManagedObjectID`); names that are not properties of the entity are dropped.
+    init(objectID: NSManagedObjectID, version: Int64, values named: [String: Any]) {
+        var values = RowValues(entity: objectID.entity)
+        for (name, value) in named { values[name] = value }
+        self.init(objectID: objectID, version: version, values: values)
+    }
 }
 
 /// A search a store answers, already resolved against the model.

@@ -99,9 +99,11 @@ final class InMemoryStore: NSPersistentStore, BuiltInStore, @unchecked Sendable 
             toMany[entry] = members.filter { $0 != id }
         }
         for (tableName, rows) in rowsByKey {
-            for (rowKey, row) in rows where row.values.values.contains(where: { ($0 as? NSManagedObjectID) == id }) {
+            for (rowKey, row) in rows {
                 var changed = row
-                for (name, value) in row.values where (value as? NSManagedObjectID) == id { changed.values[name] = nil }
+                for ordinal in row.values.slots.indices {
+                    if case .objectID(let target)? = row.values[ordinal: ordinal], target == id { changed.values[ordinal: ordinal] = nil }
+                }
                 rowsByKey[tableName]?[rowKey] = changed
             }
         }

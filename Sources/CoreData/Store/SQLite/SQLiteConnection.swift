@@ -230,6 +230,11 @@ struct SQLiteRow {
 
     func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
+    func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    /// The column's storage class (`SQLITE_INTEGER`, `SQLITE_TEXT`, ...).
+    func type(at column: Int32) -> Int32 { sqlite3_column_type(statement, column) }
+
     func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
     /// The column as text, whatever its storage class (SQLite converts numbers exactly as it

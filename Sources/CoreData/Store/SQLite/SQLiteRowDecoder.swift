@@ -1,10 +1,10 @@
-/// How rows of one entity are read from its table: which result columns hold its attributes and
-/// to-one relationships, worked out once per entity so that reading a row costs no property
-/// look-ups or casts.
+/// How rows of one entity are read from its table: which result column holds which property
+/// ordinal, worked out once per entity so that reading a row costs no property look-ups,
+/// casts or boxing.
 struct SQLiteRowDecoder {
     private enum Column {
-        case attribute(index: Int32, NSAttributeDescription)
-        case toOne(index: Int32, name: String, destination: NSEntityDescription)
+        case attribute(index: Int32, ordinal: Int, NSAttributeDescription)
+        case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription)
     }
 
     let entity: NSEntityDescription
@@ -14,34 +14,35 @@ struct SQLiteRowDecoder {
     /// `index` of a row is the layout's column `index - 3` (after Z_PK, Z_ENT, Z_OPT).
     init(entity: NSEntityDescription, layout: SQLiteTableLayout) {
         self.entity = entity
+        let ordinals = entity.propertyIndex.ordinals
         let properties = entity.propertiesByName
         columns = layout.columns.enumerated().compactMap { offset, column in
             let index = Int32(offset + 3)
+            guard let ordinal = ordinals[column.property.name] else { return nil }
             switch properties[column.property.name] {
             case let attribute as NSAttributeDescription:
-                return .attribute(index: index, attribute)
+                return .attribute(index: index, ordinal: ordinal, attribute)
             case let relationship as NSRelationshipDescription:
-                return relationship.destinationEntity.map { .toOne(index: index, name: relationship.name, destination: $0) }
+                return relationship.destinationEntity.map { .toOne(index: index, ordinal: ordinal, destination: $0) }
             default:
                 return nil
             }
         }
     }
 
-    /// The row's values by property name; `destinationEntity` finds the concrete entity of a
-    /// to-one destination that has subentities.
+    /// The row's values by ordinal; `destinationEntity` finds the concrete entity of a to-one
+    /// destination that has subentities.
     func values(of row: SQLiteRow, destinationEntity: (NSEntityDescription, Int64) throws -> NSEntityDescription,
-                objectID: (NSEntityDescription, Int64) -> NSManagedObjectID) throws -> [String: Any] {
-        var values: [String: Any] = [:]
-        values.reserveCapacity(columns.count)
+                objectID: (NSEntityDescription, Int64) -> NSManagedObjectID) throws -> RowValues {
+        var values = RowValues(entity: entity)
         for column in columns {
             switch column {
-            case .attribute(let index, let attribute):
-                if let value = try SQLiteValueCoding.decode(row, column: index, as: attribute) { values[attribute.name] = value }
-            case .toOne(let index, let name, let destination):
+            case .attribute(let index, let ordinal, let attribute):
+                values[ordinal: ordinal] = try SQLiteValueCoding.decode(row, column: index, as: attribute)
+            case .toOne(let index, let ordinal, let destination):
                 guard !row.isNull(at: index) else { continue }
                 let key = row.int64(at: index)
-                values[name] = objectID(try destinationEntity(destination, key), key)
+                values[ordinal: ordinal] = .objectID(objectID(try destinationEntity(destination, key), key))
             }
         }
         return values

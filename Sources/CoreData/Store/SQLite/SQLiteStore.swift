@@ -356,12 +356,14 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     }
 
     private func columnValues(_ row: RowSnapshot, layout: SQLiteTableLayout) throws -> [SQLValue] {
-        try layout.columns.map { column in
-            guard let value = row.values[column.property.name], row.objectID.entity.propertiesByName[column.property.name] != nil else { return .null }
-            if let attribute = column.property as? NSAttributeDescription {
+        let ordinals = row.values.index.ordinals
+        return try layout.columns.map { column in
+            // A column of a sibling entity sharing the table stays NULL.
+            guard let ordinal = ordinals[column.property.name], let value = row.values[ordinal: ordinal] else { return .null }
+            if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
                 return try SQLiteValueCoding.encode(value, as: attribute)
             }
-            guard let target = value as? NSManagedObjectID, let key = target.primaryKey else { return .null }
+            guard case .objectID(let target) = value, let key = target.primaryKey else { return .null }
             return .integer(key)
         }
     }

@@ -1,8 +1,26 @@
+import CSQLite
+
 /// Converts attribute values to and from their SQLite form (DESIGN.md §2): dates as seconds since
 /// 2001, booleans 0/1, UUIDs as 16-byte blobs, URLs as text, decimals as exact text.
 enum SQLiteValueCoding {
-    static func encode(_ value: Any?, as attribute: NSAttributeDescription) throws -> SQLValue {
-        guard let value, !(value is NSNull) else { return .null }
+    /// The column value of a stored value: typed values bind as they are; anything else (a
+    /// wrong type given through key-value coding) goes through its Foundation form and fails
+    /// with a validation error naming the attribute.
+    static func encode(_ stored: StoredValue, as attribute: NSAttributeDescription) throws -> SQLValue {
+        switch (stored, attribute.attributeType) {
+        case (.integer(let value), .integer16AttributeType), (.integer(let value), .integer32AttributeType),
+             (.integer(let value), .integer64AttributeType), (.integer(let value), .booleanAttributeType):
+            return .integer(value)
+        case (.real(let value), .doubleAttributeType), (.real(let value), .floatAttributeType):
+            return .real(value)
+        case (.text(let value), .stringAttributeType): return .text(value)
+        case (.date(let value), .dateAttributeType): return .real(value.timeIntervalSinceReferenceDate)
+        case (.data(let value), .binaryDataAttributeType): return .blob(Array(value))
+        default: return try encodeFoundation(stored.foundationValue(for: attribute), as: attribute)
+        }
+    }
+
+    private static func encodeFoundation(_ value: Any, as attribute: NSAttributeDescription) throws -> SQLValue {
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
             guard let number = value as? NSNumber else { throw mismatch(value, attribute) }
@@ -39,27 +57,41 @@ enum SQLiteValueCoding {
         }
     }
 
-    static func decode(_ row: SQLiteRow, column: Int32, as attribute: NSAttributeDescription) throws -> Any? {
-        if row.isNull(at: column) { return nil }
-        let value = row.value(at: column)
-        switch (attribute.attributeType, value) {
-        case (.booleanAttributeType, .integer(let number)): return NSNumber(value: number != 0)
-        case (.integer16AttributeType, .integer(let number)): return NSNumber(value: Int16(truncatingIfNeeded: number))
-        case (.integer32AttributeType, .integer(let number)): return NSNumber(value: Int32(truncatingIfNeeded: number))
-        case (.integer64AttributeType, .integer(let number)): return NSNumber(value: number)
-        case (.doubleAttributeType, _): return NSNumber(value: numeric(value))
-        case (.floatAttributeType, _): return NSNumber(value: Float(numeric(value)))
-        case (.decimalAttributeType, _): return Decimal(string: row.text(at: column), locale: Locale(identifier: "en_US_POSIX"))
-        case (.dateAttributeType, _): return Date(timeIntervalSinceReferenceDate: numeric(value))
-        case (.stringAttributeType, .text(let text)): return text
-        case (.URIAttributeType, .text(let text)): return URL(string: text)
-        case (.UUIDAttributeType, .blob(let bytes)) where bytes.count == 16:
-            return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-        case (.binaryDataAttributeType, .blob(let bytes)): return Data(bytes)
-        case (.transformableAttributeType, .blob(let bytes)): return try TransformableCoding.decode(Data(bytes), for: attribute)
-        case (.integer16AttributeType, _), (.integer32AttributeType, _), (.integer64AttributeType, _), (.booleanAttributeType, _):
-            return NSNumber(value: Int64(numeric(value)))
-        default:
+    /// A stored value of `attribute` for a value in its Foundation form (a batch update's
+    /// constant); nil stays NULL.
+    static func encode(_ value: Any?, as attribute: NSAttributeDescription) throws -> SQLValue {
+        guard let stored = StoredValue(value, for: attribute) else { return .null }
+        return try encode(stored, as: attribute)
+    }
+
+    /// Reads a column straight into a stored value, without boxing: what every fetched row
+    /// costs per attribute.
+    static func decode(_ row: SQLiteRow, column: Int32, as attribute: NSAttributeDescription) throws -> StoredValue? {
+        let type = row.type(at: column)
+        if type == SQLITE_NULL { return nil }
+        switch attribute.attributeType {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
+            return .integer(type == SQLITE_INTEGER ? row.int64(at: column) : Int64(numeric(row.value(at: column))))
+        case .doubleAttributeType, .floatAttributeType:
+            return .real(type == SQLITE_TEXT ? numeric(row.value(at: column)) : row.double(at: column))
+        case .dateAttributeType:
+            return .date(Date(timeIntervalSinceReferenceDate: type == SQLITE_TEXT ? numeric(row.value(at: column)) : row.double(at: column)))
+        case .stringAttributeType:
+            return type == SQLITE_TEXT ? .text(row.text(at: column)) : nil
+        case .decimalAttributeType:
+            return Decimal(string: row.text(at: column), locale: Locale(identifier: "en_US_POSIX")).map { .other($0) }
+        case .URIAttributeType:
+            return type == SQLITE_TEXT ? URL(string: row.text(at: column)).map { .other($0) } : nil
+        case .UUIDAttributeType:
+            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column), bytes.count == 16 else { return nil }
+            return .other(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        case .binaryDataAttributeType:
+            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column) else { return nil }
+            return .data(Data(bytes))
+        case .transformableAttributeType:
+            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column) else { return nil }
+            return try TransformableCoding.decode(Data(bytes), for: attribute).map { .other($0) }
+        case .objectIDAttributeType, .undefinedAttributeType:
             return nil
         }
     }
