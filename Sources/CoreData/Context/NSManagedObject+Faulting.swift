@@ -6,18 +6,23 @@ extension NSManagedObject {
     }
 
     /// Fills the object from `row`, resolving to-one IDs to objects of the same context.
+    ///
+    /// Attribute values are copied as they are (same ordinals, same stored form); only to-one
+    /// destinations need work, each a look-up in the context.
     func apply(_ row: RowSnapshot, in context: NSManagedObjectContext) {
         committed = row
-        var newValues: [String: Any] = [:]
-        for property in entity.properties {
-            if let relationship = property as? NSRelationshipDescription {
-                if relationship.isToMany {
-                    if let loaded = values[relationship.name] as? ToManyMembers, !faultFlag { newValues[relationship.name] = loaded }
-                } else if let target = row.values[relationship.name] as? NSManagedObjectID {
-                    newValues[relationship.name] = context.object(with: target)
-                }
-            } else if let value = row.values[property.name] {
-                newValues[property.name] = value
+        var newValues = ObjectValues(entity: entity)
+        let properties = values.index.properties
+        precondition(row.values.index === values.index || row.values.slots.count == properties.count,
+                     "CoreData: a row of \(row.objectID.entity.name ?? "") laid out for another model version")
+        for ordinal in properties.indices {
+            switch row.values[ordinal: ordinal] {
+            case .objectID(let target)? where properties[ordinal] is NSRelationshipDescription:
+                newValues[ordinal: ordinal] = .object(context.object(with: target))
+            case let value?:
+                newValues[ordinal: ordinal] = .stored(value)
+            case nil:
+                if !faultFlag, case .members(let loaded)? = values[ordinal: ordinal] { newValues[ordinal: ordinal] = .members(loaded) }
             }
         }
         values = newValues
@@ -37,7 +42,7 @@ extension NSManagedObject {
     /// Drops the values so they are read again on next access.
     func turnIntoFault() {
         willTurnIntoFault()
-        values = [:]
+        values.removeAll()
         changedKeys = []
         faultFlag = true
         didTurnIntoFault()
@@ -46,14 +51,13 @@ extension NSManagedObject {
     /// The object's current state as a row, with relationships as IDs.
     func currentRow(version: Int64) -> RowSnapshot {
         fireFaultIfNeeded()
-        var rowValues: [String: Any] = [:]
-        for property in entity.properties where !property.isTransient {
-            if let relationship = property as? NSRelationshipDescription {
-                if !relationship.isToMany, let target = values[relationship.name] as? NSManagedObject {
-                    rowValues[relationship.name] = target.objectID
-                }
-            } else if let value = values[property.name] {
-                rowValues[property.name] = value
+        var rowValues = RowValues(entity: entity)
+        let properties = values.index.properties
+        for ordinal in properties.indices where !properties[ordinal].isTransient {
+            switch values[ordinal: ordinal] {
+            case .stored(let value)?: rowValues[ordinal: ordinal] = value
+            case .object(let target)?: rowValues[ordinal: ordinal] = .objectID(target.objectID)
+            case .members?, nil: continue
             }
         }
         return RowSnapshot(objectID: objectID, version: version, values: rowValues)

@@ -34,9 +34,9 @@ extension NSManagedObject {
             } else {
                 setToOne(value as? NSManagedObject, forKey: key, maintainingInverse: true)
             }
-        } else if let attribute = property as? NSAttributeDescription {
+        } else if property is NSAttributeDescription {
             fireFaultIfNeeded()
-            values[key] = ManagedValueNormalizer.normalize(value, for: attribute)
+            values[key] = value
             noteChange(key)
         }
     }
@@ -120,11 +120,7 @@ extension NSManagedObject {
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
-        if let attribute = entity.attributesByName[key] {
-            values[key] = ManagedValueNormalizer.normalize(value, for: attribute)
-        } else {
-            values[key] = value
-        }
+        values[key] = value
     }
 
     // MARK: Typed access used by `@Managed` properties
@@ -132,6 +128,14 @@ extension NSManagedObject {
     /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
     /// booleans, as Xcode-generated scalar properties behave.
     public func managedValue<T>(forKey key: String) -> T {
+        if keyRecorder == nil, let ordinal = values.index.ordinals[key], values.index.properties[ordinal] is NSAttributeDescription {
+            // The typed path: the stored value converted straight to `T`.
+            ConcurrencyDebug.check(self)
+            willAccessValue(forKey: key)
+            defer { didAccessValue(forKey: key) }
+            fireFaultIfNeeded()
+            if case .stored(let stored)? = values[ordinal: ordinal], let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
+        }
         let raw = value(forKey: key)
         if let typed = raw as? T { return typed }
         if let zero = ZeroValue.zero(of: T.self) { return zero }
@@ -139,6 +143,18 @@ extension NSManagedObject {
     }
 
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
+        if keyRecorder == nil, let ordinal = values.index.ordinals[key],
+           let attribute = values.index.properties[ordinal] as? NSAttributeDescription,
+           let stored = TypedAttributeValue.stored(newValue, for: attribute) {
+            // The typed path: no boxing, no normalisation; the same bookkeeping as setValue.
+            ConcurrencyDebug.check(self)
+            willChangeValue(forKey: key)
+            defer { didChangeValue(forKey: key) }
+            fireFaultIfNeeded()
+            values[ordinal: ordinal] = .stored(stored)
+            noteChange(key)
+            return
+        }
         setValue(unwrapOptional(newValue), forKey: key)
     }
 

@@ -17,9 +17,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public internal(set) var objectID: NSManagedObjectID
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
-    /// Current values by property name: attributes in their canonical Foundation form, to-one
-    /// relationships as `NSManagedObject`, loaded to-many relationships as `ToManyMembers`.
-    var values: [String: Any] = [:]
+    /// Current values by property ordinal (see `ObjectValues`).
+    var values: ObjectValues
     /// The row this object was read from or last saved as; nil for a new object.
     var committed: RowSnapshot?
     /// Properties changed since the last save.
@@ -41,6 +40,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         self.entity = entity
         self.objectID = NSManagedObjectID(temporaryFor: entity)
+        self.values = ObjectValues(entity: entity)
         super.init()
         ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
         if let context { context.insert(self) }
@@ -110,7 +110,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
 
     public override var description: String {
-        let state = faultFlag ? "<fault>" : values.keys.sorted().map { key in
+        let state = faultFlag ? "<fault>" : values.keys.map { key in
             let value = values[key]
             if let object = value as? NSManagedObject { return "\(key) = \(object.objectID.uriRepresentation().absoluteString)" }
             if let members = ToManyMembers.of(value) { return "\(key) = <\(members.count) objects>" }

@@ -137,7 +137,7 @@ extension NSManagedObjectContext {
         // The row is gone (deleted elsewhere). Apple either deletes the object or raises;
         // we never raise: the object reads as empty and a save that involves it throws.
         object.faultFlag = false
-        object.values = [:]
+        object.values.removeAll()
         if !shouldDeleteInaccessibleFaults {
             object.deferredErrors.append(CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                 "The object \(objectID.uriRepresentation().absoluteString) was deleted from the store",
