@@ -52,7 +52,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let queue: ReentrantQueue
 
     // Object graph state; touched only on the context's queue.
-    var registered: [NSManagedObjectID: NSManagedObject] = [:]
+    var registered = ObjectIDMap<NSManagedObject>()
     var insertedSet: Set<NSManagedObject> = []
     var deletedSet: Set<NSManagedObject> = []
     var changedSet: Set<NSManagedObject> = []
@@ -66,7 +66,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let misuseLock = NSLock()
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
-    var rowCache: [NSManagedObjectID: RowSnapshot] = [:]
+    var rowCache = ObjectIDMap<RowSnapshot>()
     private let saveObserver = Locked<SaveObserver?>(nil)
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {

@@ -68,13 +68,32 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public override var description: String { "<NSManagedObjectID \(uriRepresentation().absoluteString)>" }
 
     public override func isEqual(_ object: Any?) -> Bool {
-        guard let other = object as? NSManagedObjectID else { return false }
+        guard let object, type(of: object) == NSManagedObjectID.self else { return false }
+        // The cast is read off the existential: an `Any` holding a class instance keeps the
+        // reference in its first word (Swift's stable existential layout), and the exact type
+        // was checked above; `as?` runs the runtime's general cast, several hundred
+        // instructions. Hot dictionaries avoid this method altogether (`ObjectIDMap`).
+        let other = withUnsafePointer(to: object) { $0.withMemoryRebound(to: NSManagedObjectID.self, capacity: 1) { $0.pointee } }
+        return identifies(sameObjectAs: other)
+    }
+
+    /// Equality without boxing: the same key, then the same store and root entity.
+    func identifies(sameObjectAs other: NSManagedObjectID) -> Bool {
         if self === other { return true }
         if let primaryKey, let otherKey = other.primaryKey {
-            return primaryKey == otherKey && storeIdentifier == other.storeIdentifier
-                && entity.rootEntity.name == other.entity.rootEntity.name
+            guard primaryKey == otherKey else { return false }
+            if store === other.store && entity === other.entity { return true }
+            return storeIdentifier == other.storeIdentifier && entity.rootEntity.name == other.entity.rootEntity.name
         }
         return temporaryIdentifier != nil && temporaryIdentifier == other.temporaryIdentifier
+    }
+
+    /// The number an ID is hashed by: its primary key or temporary counter.
+    var hashKey: UInt64 {
+        switch identity {
+        case .stored(let key): UInt64(bitPattern: key)
+        case .temporary(let identifier): identifier
+        }
     }
 
     /// The key alone: equal IDs have equal keys, and hashing the entity's name too would cost a

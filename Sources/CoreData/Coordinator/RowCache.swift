@@ -16,7 +16,7 @@ final class RowCache: Sendable {
     }
 
     private struct State {
-        var entries: [NSManagedObjectID: Entry] = [:]
+        var entries = ObjectIDMap<Entry>()
         /// Insertion order, for eviction; may name objects already removed.
         var order = Deque<NSManagedObjectID>()
     }
