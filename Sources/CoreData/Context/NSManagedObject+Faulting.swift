@@ -11,18 +11,14 @@ extension NSManagedObject {
     /// destinations need work, each a look-up in the context.
     func apply(_ row: RowSnapshot, in context: NSManagedObjectContext) {
         committed = row
-        var newValues = ObjectValues(entity: entity)
-        let properties = values.index.properties
-        precondition(row.values.index === values.index || row.values.slots.count == properties.count,
-                     "CoreData: a row of \(row.objectID.entity.name ?? "") laid out for another model version")
-        for ordinal in properties.indices {
-            switch row.values[ordinal: ordinal] {
-            case .objectID(let target)? where properties[ordinal] is NSRelationshipDescription:
-                newValues[ordinal: ordinal] = .object(context.object(with: target))
-            case let value?:
-                newValues[ordinal: ordinal] = .stored(value)
-            case nil:
-                if !faultFlag, case .members(let loaded)? = values[ordinal: ordinal] { newValues[ordinal: ordinal] = .members(loaded) }
+        var newValues = ObjectValues(row: row.values)
+        let index = newValues.index
+        for ordinal in index.toOneOrdinals {
+            if case .objectID(let target)? = row.values[ordinal: ordinal] { newValues[ordinal: ordinal] = .object(context.object(with: target)) }
+        }
+        if !faultFlag {
+            for ordinal in index.toManyOrdinals {
+                if case .members(let loaded)? = values[ordinal: ordinal] { newValues[ordinal: ordinal] = .members(loaded) }
             }
         }
         values = newValues

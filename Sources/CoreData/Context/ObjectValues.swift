@@ -21,6 +21,12 @@ struct ObjectValues {
         index = entity.propertyIndex
     }
 
+    /// A row's values as they are, to-one destinations still as IDs for the caller to resolve.
+    init(row: RowValues) {
+        index = row.index
+        slots = ContiguousArray(row.slots.lazy.map { $0.map(Slot.stored) })
+    }
+
     var isEmpty: Bool { extras.isEmpty && !slots.contains { $0 != nil } }
 
     /// Names that have a value, properties first.

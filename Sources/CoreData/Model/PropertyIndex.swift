@@ -25,6 +25,9 @@ final class PropertyIndex: @unchecked Sendable {
     let relationshipsByName: [String: NSRelationshipDescription]
     /// Each name's ordinal (the later property of a repeated name, as in `byName`).
     let ordinals: [String: Int]
+    /// Ordinals of to-one and of to-many relationships, for the loops that treat them apart.
+    let toOneOrdinals: [Int]
+    let toManyOrdinals: [Int]
 
     /// Later properties win over earlier ones of the same name (an entity's own over inherited).
     init(properties: [NSPropertyDescription], generation: Int) {
@@ -44,5 +47,7 @@ final class PropertyIndex: @unchecked Sendable {
         attributesByName = attributes
         relationshipsByName = relationships
         self.ordinals = ordinals
+        toOneOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == false }
+        toManyOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == true }
     }
 }
