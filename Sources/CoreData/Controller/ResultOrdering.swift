@@ -49,7 +49,7 @@ struct ResultOrdering {
     /// Reads `object`'s sort values now.
     func key(for object: NSManagedObject) -> ResultSortKey {
         ResultSortKey(
-            values: steps.map { ConstantValue(any: object.valueWithoutFiring(alongKeys: $0.keys[...])) },
+            values: steps.map { object.queryValueWithoutFiring(alongKeys: $0.keys[...]) },
             tieBreak: object.objectID)
     }
 

@@ -13,6 +13,7 @@ struct SectionNaming {
     /// The section name of `object`: its value's text, or "" for nil (and for no key path).
     func name(for object: NSManagedObject) -> String {
         guard keyPath != nil else { return "" }
+        if case .string(let text) = object.queryValueWithoutFiring(alongKeys: keys[...]) { return text }
         switch object.valueWithoutFiring(alongKeys: keys[...]) {
         case nil, is NSNull: return ""
         case let text as String: return text
