@@ -13,30 +13,28 @@ enum StringMatching {
     }
 
     /// UTF-8 byte order, which is SQLite's BINARY collation and Unicode scalar order.
-    static func compareBytes<S: Sequence>(_ lhs: S, _ rhs: S) -> ComparisonResult where S.Element == UInt8 {
-        var left = lhs.makeIterator()
-        var right = rhs.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return .orderedSame
-            case (nil, _): return .orderedAscending
-            case (_, nil): return .orderedDescending
-            case let (a?, b?) where a != b: return a < b ? .orderedAscending : .orderedDescending
-            default: continue
-            }
-        }
-    }
-
+    ///
+    /// Strings are compared as contiguous UTF-8 with one `memcmp`: every sort of a controller and
+    /// every insertion into its sections runs this, and walking two UTF-8 views byte by byte
+    /// cost several times more.
     static func compareBytes(_ lhs: String, _ rhs: String) -> ComparisonResult {
-        compareBytes(lhs.utf8, rhs.utf8)
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in compareBytes(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) } }
     }
 
     static func compareBytes(_ lhs: Data, _ rhs: Data) -> ComparisonResult {
-        compareBytes(Array(lhs), Array(rhs))
+        lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in compareBytes(left, right) } }
     }
 
     static func compareBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> ComparisonResult {
-        compareBytes(Array(lhs), Array(rhs))
+        let common = min(lhs.count, rhs.count)
+        if common > 0 {
+            let result = memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
+            if result != 0 { return result < 0 ? .orderedAscending : .orderedDescending }
+        }
+        if lhs.count == rhs.count { return .orderedSame }
+        return lhs.count < rhs.count ? .orderedAscending : .orderedDescending
     }
 
     /// Applies a string operator. An empty right-hand side matches nothing for CONTAINS,
