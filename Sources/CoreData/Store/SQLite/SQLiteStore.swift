@@ -127,7 +127,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     }
 
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
-    private func readMetadata(path: String) throws -> [String: Any] {
+    func readMetadata(path: String) throws -> [String: Any] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
             throw notAStore("is empty (zero bytes)")
