@@ -37,7 +37,7 @@ extension NSManagedObject {
 
     /// The properties whose values differ from `old` (an earlier copy of `values`): what a
     /// merge changed, so observers can tell which keys of a merged object moved.
-    func keysDiffering(from old: [String: Any]) -> Set<String> {
+    func keysDiffering(from old: ObjectValues) -> Set<String> {
         Set(Set(old.keys).union(values.keys).filter { key in
             switch (old[key], values[key]) {
             case let (before as NSManagedObject, after as NSManagedObject): before !== after

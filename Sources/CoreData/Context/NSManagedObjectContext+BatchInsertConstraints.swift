@@ -35,7 +35,7 @@ extension NSManagedObjectContext {
         var firstByKey: [String: Int] = [:]
         for row in rows {
             let keys = constraints.compactMap { constraint in
-                constraint.comparableTuple(row.values).map {
+                constraint.comparableTuple({ row.values[$0] }).map {
                     (constraint, constraint.identity + "|" + $0.map(ConstraintValueKey.make).joined(separator: "|"))
                 }
             }
@@ -57,7 +57,7 @@ extension NSManagedObjectContext {
         var matched: [Int: (row: RowSnapshot, constraint: UniquenessConstraint)] = [:]
         for constraint in constraints {
             let tuples = survivors.indices.compactMap { index in
-                matched[index] == nil ? constraint.comparableTuple(survivors[index].values).map { (index, $0) } : nil
+                matched[index] == nil ? constraint.comparableTuple({ survivors[index].values[$0] }).map { (index, $0) } : nil
             }
             let stored = try storedRows(for: constraint, matching: tuples.map(\.1))
             for (index, tuple) in tuples {
@@ -72,12 +72,12 @@ extension NSManagedObjectContext {
             }
             switch policy {
             case .errorMergePolicyType:
-                conflicts.append(Self.conflict(constraint, row.values, database: stored.values))
+                conflicts.append(Self.conflict(constraint, row.values, database: stored.values.dictionary))
             case .mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType:
                 // Two rows of the request reaching one stored row through different constraints:
                 // the first keeps it, as the first of duplicate objects survives a save.
                 guard updatedIDs.insert(stored.objectID).inserted else { continue }
-                plan.updates.append((stored, Self.merge(row, over: stored.values, policy: policy)))
+                plan.updates.append((stored, Self.merge(row, over: stored.values.dictionary, policy: policy)))
             case .mergeByPropertyStoreTrumpMergePolicyType, .rollbackMergePolicyType:
                 continue
             }

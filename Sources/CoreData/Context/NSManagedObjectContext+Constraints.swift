@@ -98,7 +98,7 @@ extension NSManagedObjectContext {
             var order: [[String]] = []
             for object in objects {
                 let row = object.currentRow(version: 0)
-                guard let tuple = constraint.comparableTuple(row.values) else { continue }
+                guard let tuple = constraint.comparableTuple({ row.values[$0] }) else { continue }
                 let key = tuple.map(ConstraintValueKey.make)
                 if members[key] == nil { order.append(key); values[key] = tuple }
                 members[key, default: []].append(object)
@@ -157,10 +157,10 @@ extension NSManagedObjectContext {
 extension NSManagedObjectContext.UniquenessConstraint {
     /// The constrained values of a row, or nil when one is nil: like NULL in a unique index, a
     /// nil value equals nothing, so such a row conflicts with no other.
-    func comparableTuple(_ values: [String: Any]) -> [Any]? {
+    func comparableTuple(_ valueNamed: (String) -> Any?) -> [Any]? {
         var tuple: [Any] = []
         for name in names {
-            guard let value = values[name], !(value is NSNull) else { return nil }
+            guard let value = valueNamed(name), !(value is NSNull) else { return nil }
             tuple.append(value)
         }
         return tuple

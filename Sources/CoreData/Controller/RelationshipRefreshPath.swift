@@ -2,7 +2,8 @@
 /// fetched objects: `bucket` in `relationshipKeyPathsForRefreshing = ["bucket.name"]`, `team`
 /// in `sectionNameKeyPath: "team.zone"`, or in a predicate `team.zone == "Europe"`.
 ///
-/// When such an object changes, the objects reaching it are found by walking inverse
+/// When such an object changes (for a refreshing path, in a key the path lists: `name` of the
+/// bucket, never its other keys), the objects reaching it are found by walking inverse
 /// relationships back (O(referrers)), or, for a relationship without an inverse, by scanning
 /// the fetched objects once (O(n); an object outside the results is then not found, so a
 /// predicate through such a relationship cannot admit it until it changes itself).
