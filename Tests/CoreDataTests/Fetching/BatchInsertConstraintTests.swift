@@ -8,8 +8,8 @@ import Testing
 @Suite struct BatchInsertConstraintTests {
     let directory = TemporaryDirectory()
 
-    func container() throws -> NSPersistentContainer {
-        try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))
+    func container(_ type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
+        try makeContainer(model: PeopleModel.make(), storeURL: type == NSSQLiteStoreType ? directory.file("People.sqlite") : nil, type: type)
     }
 
     func insert(_ people: [[String: Any]], into container: NSPersistentContainer, policy: Any) throws -> NSBatchInsertResult? {
@@ -20,8 +20,9 @@ import Testing
         return try context.performAndWait { try context.execute(request) as? NSBatchInsertResult }
     }
 
-    @Test func objectTrumpReimportUpdatesExistingRowsAndAddsNoDuplicates() throws {
-        let container = try container()
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func objectTrumpReimportUpdatesExistingRowsAndAddsNoDuplicates(storeType: String) throws {
+        let container = try container(storeType)
         _ = try insert([["name": "Ada", "age": 30, "nickname": "A"], ["name": "Bo", "age": 40]], into: container,
                        policy: NSMergeByPropertyObjectTrumpMergePolicy)
         let result = try insert([["name": "Bo", "age": 41], ["name": "Cy", "age": 50]], into: container,

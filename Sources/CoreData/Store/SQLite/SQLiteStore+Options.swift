@@ -1,9 +1,8 @@
-/// The SQLite store's options: pragmas, vacuum and analyze on open, and `/dev/null` as an
-/// anonymous store.
+/// The SQLite store's options: pragmas, vacuum and analyze when the store opens.
 
 /// A dictionary of SQLite pragma names and values (strings or numbers) run on the store's
-/// writing connection when the store opens, e.g. `["cache_size": 4000]`. `journal_mode` is not changed: the store's
-/// readers and writer rely on WAL (see README).
+/// writing connection when the store opens, e.g. `["cache_size": 4000]`. `journal_mode` is not
+/// changed: the store's readers and writer rely on WAL (see README).
 public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
 /// `true`: rebuild (`VACUUM`) the store file when it is added, reclaiming free pages.
 public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
@@ -11,23 +10,6 @@ public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
 public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
 
 extension SQLiteStore {
-    /// `/dev/null`, Xcode's template URL for previews and tests: a store that keeps nothing
-    /// after it goes and shares nothing with any other store.
-    var isAnonymous: Bool { url?.path == "/dev/null" }
-
-    /// A fresh private directory for an anonymous store's file, in memory-backed `/dev/shm`
-    /// where the system has it. A file rather than SQLite's `:memory:`, so the writer and the
-    /// reader pool work as they do on disk (a `:memory:` database is one per connection).
-    static func makeAnonymousDirectory() throws -> URL {
-        let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
-        var isDirectory: ObjCBool = false
-        let base = FileManager.default.fileExists(atPath: shm.path, isDirectory: &isDirectory) && isDirectory.boolValue
-            && FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
-        let directory = base.appendingPathComponent("CoreData-anonymous-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     /// The pragma statements `NSSQLitePragmasOption` asks for, checked so that no name or value
     /// can carry other SQL. A bad entry throws rather than being skipped.
     func requestedPragmas() throws -> [String] {
