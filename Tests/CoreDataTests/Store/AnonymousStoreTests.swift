@@ -50,16 +50,19 @@ import Testing
     }
 
     @Test func removingTheStoreDeletesItsPrivateFile() throws {
-        let container = try container()
-        let coordinator = container.persistentStoreCoordinator
+        // Other test processes may make and remove such directories meanwhile: look only at
+        // the ones that appeared with this store.
         let before = anonymousDirectories()
-        #expect(!before.isEmpty)
+        let container = try container()
+        let created = anonymousDirectories().subtracting(before)
+        #expect(!created.isEmpty)
+        let coordinator = container.persistentStoreCoordinator
         try coordinator.remove(try #require(coordinator.persistentStores.first))
-        #expect(anonymousDirectories().count < before.count)
+        #expect(!created.subtracting(anonymousDirectories()).isEmpty)
     }
 
-    private func anonymousDirectories() -> [String] {
+    private func anonymousDirectories() -> Set<String> {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : FileManager.default.temporaryDirectory.path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).filter { $0.hasPrefix("CoreData-anonymous-") }
+        return Set(((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).filter { $0.hasPrefix("CoreData-anonymous-") })
     }
 }
