@@ -35,6 +35,18 @@ extension NSManagedObject {
         changedKeys = keys
     }
 
+    /// The properties whose values differ from `old` (an earlier copy of `values`): what a
+    /// merge changed, so observers can tell which keys of a merged object moved.
+    func keysDiffering(from old: ObjectValues) -> Set<String> {
+        Set(Set(old.keys).union(values.keys).filter { key in
+            switch (old[key], values[key]) {
+            case let (before as NSManagedObject, after as NSManagedObject): before !== after
+            case let (before as ToManyMembers, after as ToManyMembers): before !== after
+            case let (before, after): !NSPropertyDescription.valuesEqual(before, after)
+            }
+        })
+    }
+
     /// Drops the values so they are read again on next access.
     func turnIntoFault() {
         willTurnIntoFault()

@@ -179,6 +179,7 @@ extension NSManagedObject {
 
     func noteChange(_ key: String) {
         changedKeys.insert(key)
+        eventChangedKeys.insert(key)
         managedObjectContext?.objectDidChange(self)
     }
 

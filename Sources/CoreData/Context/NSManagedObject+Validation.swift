@@ -78,7 +78,9 @@ extension NSManagedObject {
         guard !isToManyFault(relationship.name) else { return [] }
         let count = toManyMembers(forKey: relationship.name).objects.filter { !$0.deletedFlag }.count
         if count == 0 && relationship.isOptional { return [] }
-        if count < max(relationship.minCount, relationship.isOptional ? 0 : 1) {
+        // A to-many value is a set, never nil, so "non-optional" alone asks for nothing more:
+        // Apple enforces only `minCount` (an empty, non-optional set with minCount 0 is valid).
+        if count < relationship.minCount {
             return [validationError(NSValidationRelationshipLacksMinimumCountError, relationship.name, nil, "\(relationship.name) has too few members.")]
         }
         if relationship.maxCount > 1, count > relationship.maxCount {

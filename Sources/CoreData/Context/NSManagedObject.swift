@@ -23,6 +23,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var committed: RowSnapshot?
     /// Properties changed since the last save.
     var changedKeys: Set<String> = []
+    /// Properties changed since the context last posted objects-did-change (Apple's "current
+    /// event"); cleared once that notification has been posted.
+    var eventChangedKeys: Set<String> = []
     /// Errors from calls that cannot throw (an unknown key), thrown by the next save.
     var deferredErrors: [NSError] = []
     var insertedFlag = false
@@ -89,6 +92,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public func changedValues() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in changedKeys { result[key] = value(forKey: key) ?? NSNull() }
+        return result
+    }
+
+    /// Changed properties and their new values since the context last posted
+    /// `NSManagedObjectContextObjectsDidChange`: what observers of that notification ask.
+    public func changedValuesForCurrentEvent() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in eventChangedKeys { result[key] = value(forKey: key) ?? NSNull() }
         return result
     }
 

@@ -103,15 +103,28 @@ extension NSManagedObjectContext {
                 dictionaries.append(object.dictionaryWithValues(forKeys: Array(entity.attributesByName.keys)).filter { !($0.value is NSNull) })
             }
         }
-        let keys = dictionaries.isEmpty ? [] : try store.allocatePrimaryKeys(for: entity, count: dictionaries.count)
-        let rows = try zip(dictionaries, keys).map { dictionary, key in
-            RowSnapshot(objectID: store.objectID(for: entity, primaryKey: key), version: 1, values: try batchRowValues(dictionary, entity: entity))
+        let checked = try dictionaries.map { (values: try batchRowValues($0, entity: entity), named: Set($0.keys)) }
+        let plan = try planBatchInsert(checked, into: entity)
+        let keys = plan.inserts.isEmpty ? [] : try store.allocatePrimaryKeys(for: entity, count: plan.inserts.count)
+        let inserted = zip(plan.inserts, keys).map { values, key in
+            RowSnapshot(objectID: store.objectID(for: entity, primaryKey: key), version: 1, values: values)
         }
-        try store.batchInsert(rows)
+        let updated = plan.updates.map { stored, values in
+            (row: RowSnapshot(objectID: stored.objectID, version: stored.version + 1, values: values), expectedVersion: stored.version)
+        }
+        do {
+            try store.apply(StoreChanges(inserted: inserted, updated: updated))
+        } catch let conflict as StoreVersionConflict {
+            throw CoreDataError.make(NSManagedObjectMergeError,
+                "Batch insert into \(entity.name ?? ""): \(conflict.conflicts.count) stored row(s) changed while the request ran",
+                [NSAffectedObjectsErrorKey: conflict.conflicts.map(\.objectID)])
+        }
+        // Rows the request wrote: the new ones and the stored ones it updated.
+        let written = inserted.map(\.objectID) + updated.map(\.row.objectID)
         switch request.resultType {
         case .statusOnly: return NSBatchInsertResult(result: true, resultType: request.resultType)
-        case .objectIDs: return NSBatchInsertResult(result: rows.map(\.objectID), resultType: request.resultType)
-        case .count: return NSBatchInsertResult(result: rows.count, resultType: request.resultType)
+        case .objectIDs: return NSBatchInsertResult(result: written, resultType: request.resultType)
+        case .count: return NSBatchInsertResult(result: written.count, resultType: request.resultType)
         }
     }
 

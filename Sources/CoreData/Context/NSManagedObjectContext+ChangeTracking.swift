@@ -55,6 +55,10 @@ extension NSManagedObjectContext {
         if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
         if invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = Array(registered.keys) }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
+        // The event is over: `changedValuesForCurrentEvent()` starts afresh.
+        for object in inserted { object.eventChangedKeys = [] }
+        for object in updated { object.eventChangedKeys = [] }
+        for object in refreshed { object.eventChangedKeys = [] }
     }
 
     /// Runs each newly deleted object's delete rules: nullify clears the inverse side, cascade

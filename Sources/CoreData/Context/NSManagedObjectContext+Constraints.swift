@@ -16,6 +16,8 @@
 ///   into it as above (their values win under the object-trump and overwrite policies).
 /// - An existing object edited into a collision never merges with another row: its edit of the
 ///   constrained properties is undone, whatever the (non-error) policy.
+/// - A nil constrained value conflicts with nothing, as NULLs in an SQLite unique index: any
+///   number of objects may leave a constrained property (or one of several) nil.
 ///
 /// The check reads the store before the write transaction, so a row another process commits in
 /// between is not seen; there is no database-level unique index as a safety net.
@@ -58,14 +60,14 @@ extension NSManagedObjectContext {
     // MARK: Finding
 
     /// One declared constraint: rows of `entity` and its subentities share it.
-    private struct UniquenessConstraint {
+    struct UniquenessConstraint {
         let entity: NSEntityDescription
         let names: [String]
         var identity: String { "\(ObjectIdentifier(entity).hashValue)|" + names.joined(separator: ",") }
     }
 
     /// Constraints that apply to `entity`: its own and those inherited from superentities.
-    private static func uniquenessConstraints(of entity: NSEntityDescription) -> [UniquenessConstraint] {
+    static func uniquenessConstraints(of entity: NSEntityDescription) -> [UniquenessConstraint] {
         var result: [UniquenessConstraint] = []
         var current: NSEntityDescription? = entity
         while let declaring = current {
@@ -92,11 +94,11 @@ extension NSManagedObjectContext {
         let deletedIDs = Set(deletedSet.map(\.objectID))
         for (constraint, objects) in groups.values {
             var members: [[String]: [NSManagedObject]] = [:]
-            var values: [[String]: [Any?]] = [:]
+            var values: [[String]: [Any]] = [:]
             var order: [[String]] = []
             for object in objects {
                 let row = object.currentRow(version: 0)
-                let tuple = constraint.names.map { row.values[$0] }
+                guard let tuple = constraint.comparableTuple({ row.values[$0] }) else { continue }
                 let key = tuple.map(ConstraintValueKey.make)
                 if members[key] == nil { order.append(key); values[key] = tuple }
                 members[key, default: []].append(object)
@@ -123,7 +125,7 @@ extension NSManagedObjectContext {
     ///
     /// One query per batch of values (an `IN` list for one property, `OR`ed conjunctions for
     /// several, kept short of SQLite's expression-depth limit).
-    private func storedRows(for constraint: UniquenessConstraint, matching tuples: [[Any?]]) throws -> [[String]: [RowSnapshot]] {
+    func storedRows(for constraint: UniquenessConstraint, matching tuples: [[Any]]) throws -> [[String]: [RowSnapshot]] {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         // A temporary object ID cannot be in any stored row.
         let searchable = tuples.filter { tuple in !tuple.contains { ($0 as? NSManagedObjectID)?.isTemporaryID == true } }
@@ -144,20 +146,24 @@ extension NSManagedObjectContext {
         return result
     }
 
-    private static func predicate(_ names: [String], _ tuples: ArraySlice<[Any?]>) -> NSPredicate {
-        func equals(_ name: String, _ value: Any?) -> NSPredicate {
-            guard let value else { return NSPredicate(format: "%K == nil", name) }
-            return NSPredicate(format: "%K == %@", name, value)
-        }
-        if names.count == 1 {
-            let present = tuples.compactMap { $0[0] }
-            var parts = present.isEmpty ? [] : [NSPredicate(format: "%K IN %@", names[0], present)]
-            if present.count < tuples.count { parts.append(equals(names[0], nil)) }
-            return NSCompoundPredicate(orPredicateWithSubpredicates: parts)
-        }
+    private static func predicate(_ names: [String], _ tuples: ArraySlice<[Any]>) -> NSPredicate {
+        if names.count == 1 { return NSPredicate(format: "%K IN %@", names[0], tuples.map { $0[0] }) }
         return NSCompoundPredicate(orPredicateWithSubpredicates: tuples.map { tuple in
-            NSCompoundPredicate(andPredicateWithSubpredicates: zip(names, tuple).map { equals($0, $1) })
+            NSCompoundPredicate(andPredicateWithSubpredicates: zip(names, tuple).map { NSPredicate(format: "%K == %@", $0, $1) })
         })
+    }
+}
+
+extension NSManagedObjectContext.UniquenessConstraint {
+    /// The constrained values of a row, or nil when one is nil: like NULL in a unique index, a
+    /// nil value equals nothing, so such a row conflicts with no other.
+    func comparableTuple(_ valueNamed: (String) -> Any?) -> [Any]? {
+        var tuple: [Any] = []
+        for name in names {
+            guard let value = valueNamed(name), !(value is NSNull) else { return nil }
+            tuple.append(value)
+        }
+        return tuple
     }
 }
 

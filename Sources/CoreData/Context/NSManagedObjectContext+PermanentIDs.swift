@@ -2,22 +2,39 @@
 /// under one temporary ID; when the parent (or an ancestor) gives it a permanent ID, every
 /// descendant re-keys its copy, so the child's later saves and lookups name the stored row.
 extension NSManagedObjectContext {
-    /// Tells each child, on the child's own queue and without waiting, which temporary IDs became
-    /// which permanent ones.
+    /// Tells each child which temporary IDs became which permanent ones.
     ///
-    /// Asynchronous because a child may be blocked in `performAndWait` on this context's queue
-    /// (reading through it); enqueued before the did-save notification is posted, so a child
-    /// merging that notification has re-keyed first.
+    /// The mapping waits in the child's mailbox and is adopted on the child's queue either by
+    /// the block enqueued here or, sooner, by the child's next read through its parent or next
+    /// look-up of an ID it does not hold. The block cannot be awaited (a child may be blocked in
+    /// `performAndWait` on this context's queue) and may run late (when this save was itself
+    /// called from inside the child's block): reading first would make a second instance of an
+    /// object the child already holds under its temporary ID.
     func propagateToChildren(_ permanentIDs: [NSManagedObjectID: NSManagedObjectID]) {
         guard !permanentIDs.isEmpty else { return }
         for child in childContexts {
-            child.perform { child.adoptPermanentIDs(permanentIDs) }
+            child.pendingPermanentIDs.withLock { $0.merge(permanentIDs) { _, new in new } }
+            child.hasPendingPermanentIDs.store(true, ordering: .releasing)
+            child.perform { child.adoptPendingPermanentIDs() }
         }
+    }
+
+    /// Adopts what a parent's saves left in the mailbox. One atomic load when the mailbox is
+    /// empty, so look-ups on the hot path can afford it; off the context's queue (an
+    /// asynchronous fetch reads there) it leaves the mailbox for the queue to empty.
+    func adoptPendingPermanentIDs() {
+        guard hasPendingPermanentIDs.load(ordering: .acquiring), isOnQueue,
+              hasPendingPermanentIDs.exchange(false, ordering: .acquiring) else { return }
+        let mapping = pendingPermanentIDs.withLock { pending in
+            defer { pending = [:] }
+            return pending
+        }
+        adoptPermanentIDs(mapping)
     }
 
     /// Re-keys registered objects, read-ahead rows and stored references from temporary IDs to
     /// permanent ones, then passes the mapping on to this context's own children.
-    func adoptPermanentIDs(_ permanentIDs: [NSManagedObjectID: NSManagedObjectID]) {
+    private func adoptPermanentIDs(_ permanentIDs: [NSManagedObjectID: NSManagedObjectID]) {
         for (temporaryID, permanentID) in permanentIDs {
             // Already registered under the permanent ID (fetched after the save): keep that one.
             guard let object = registered[temporaryID], registered[permanentID] == nil else { continue }

@@ -1,18 +1,29 @@
 /// Discarding and refreshing: rollback, reset, refresh, and merging other contexts' saves.
 extension NSManagedObjectContext {
     /// Discards every unsaved change: new objects go, deleted ones come back, edits are undone.
+    ///
+    /// Posts `NSManagedObjectContextObjectsDidChange` describing the undoing, so observers (a
+    /// fetched results controller) follow it: new objects that go are reported deleted, deleted
+    /// objects that come back inserted, and edited objects refreshed.
     public func rollback() {
         performAndWait {
-            for object in insertedSet {
+            let removed = insertedSet
+            let restored = deletedSet.subtracting(insertedSet)
+            let reverted = changedSet.subtracting(insertedSet).subtracting(deletedSet)
+            for object in removed {
                 registered.removeValue(forKey: object.objectID)
                 object.insertedFlag = false
                 object.managedObjectContext = nil
             }
-            for object in deletedSet.union(changedSet) where !object.insertedFlag {
+            for object in restored.union(reverted) {
+                // What the undoing changed, for observers that care which keys did.
+                object.eventChangedKeys = object.changedKeys
                 object.deletedFlag = false
                 object.turnIntoFault()
             }
             forgetPendingChanges()
+            guard !removed.isEmpty || !restored.isEmpty || !reverted.isEmpty else { return }
+            postObjectsDidChange(inserted: restored, updated: [], deleted: removed, refreshed: reverted)
         }
     }
 
@@ -121,7 +132,9 @@ extension NSManagedObjectContext {
                 if object.faultFlag {
                     rowCache[id] = row
                 } else {
+                    let before = object.values
                     object.apply(row, keepingChangesIn: self)
+                    object.eventChangedKeys.formUnion(object.keysDiffering(from: before))
                 }
             }
             updatedObjects.insert(object)

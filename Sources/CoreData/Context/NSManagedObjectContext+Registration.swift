@@ -60,6 +60,8 @@ extension NSManagedObjectContext {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         ConcurrencyDebug.check(self, "object(with:)")
         if let object = registered[objectID] { return object }
+        adoptPendingPermanentIDs()
+        if let object = registered[objectID] { return object }
         let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
         let object = objectClass.init(entity: objectID.entity, insertInto: nil)
         object.objectID = objectID

@@ -9,6 +9,8 @@ extension NSManagedObjectContext {
     /// error; the context's changes are kept in every case.
     public func save() throws {
         try performAndWait {
+            // Name objects the parent already stored by their permanent IDs before pushing.
+            adoptPendingPermanentIDs()
             processPendingChanges()
             try throwRecordedMisuse()
             guard hasChanges else { return }

@@ -1,5 +1,8 @@
 /// Where a context reads what it has not loaded: its parent context (including the parent's
 /// unsaved changes) or, for a top-level context, the persistent store coordinator.
+///
+/// A fetch first adopts the permanent IDs an ancestor's save assigned, so the IDs it reads name
+/// the instances this context already holds.
 extension NSManagedObjectContext {
     func upstreamObjectIDs(_ fetch: StoreFetch) throws -> [NSManagedObjectID] {
         Array(try upstreamObjectIDList(fetch))
@@ -7,6 +10,7 @@ extension NSManagedObjectContext {
 
     /// The same IDs compactly: a store's list makes no `NSManagedObjectID` until one is read.
     func upstreamObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
+        adoptPendingPermanentIDs()
         if let parent {
             return try parent.performAndWait { try parent.matchingObjectIDList(fetch, includesPendingChanges: true) }
         }
@@ -16,6 +20,7 @@ extension NSManagedObjectContext {
 
     /// Rows for a fetch in one pass: a top-level context reads IDs and values in one query.
     func upstreamRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        adoptPendingPermanentIDs()
         if parent != nil {
             let ids = try upstreamObjectIDs(fetch)
             let rows = try upstreamRows(for: ids)
@@ -26,6 +31,7 @@ extension NSManagedObjectContext {
     }
 
     func upstreamCount(_ fetch: StoreFetch) throws -> Int {
+        adoptPendingPermanentIDs()
         if parent != nil { return try upstreamObjectIDList(fetch).count }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         return try coordinator.store(for: fetch.entity).count(fetch, for: self)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// How a context confines its work.
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated by Apple; treated here as a private queue.
@@ -67,6 +69,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
     var rowCache = ObjectIDMap<RowSnapshot>()
+    /// Temporary IDs an ancestor's save made permanent, not yet adopted (see
+    /// `NSManagedObjectContext+PermanentIDs.swift`); filled from the ancestor's queue.
+    let pendingPermanentIDs = Locked<[NSManagedObjectID: NSManagedObjectID]>([:])
+    let hasPendingPermanentIDs = Atomic<Bool>(false)
     private let saveObserver = Locked<SaveObserver?>(nil)
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {

@@ -66,8 +66,15 @@ extension FetchedResultsState {
         // Objects reached through relationships: their referrers may move or need redrawing.
         if !refreshPaths.isEmpty {
             let related = edited.union(inserted).union(deleted)
+            // The keys an edit changed; unknown for new, deleted and refreshed objects, and for
+            // objects a merge refreshed as faults.
+            func changedKeys(_ object: NSManagedObject) -> Set<String>? {
+                guard edited.contains(object), !inserted.contains(object), !deleted.contains(object),
+                      !object.eventChangedKeys.isEmpty else { return nil }
+                return object.eventChangedKeys
+            }
             for path in refreshPaths {
-                for referrer in path.referrers(referring: related, in: snapshot) {
+                for referrer in path.referrers(referring: related, in: snapshot, changedKeys: changedKeys) {
                     let identity = ResultIdentity(referrer)
                     if changes[identity] == nil {
                         evaluate(referrer, contentChanged: path.refreshesContent)

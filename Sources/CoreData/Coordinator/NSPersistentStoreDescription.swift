@@ -3,7 +3,11 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public var type: String = NSSQLiteStoreType
     public var url: URL?
     public var configuration: String?
-    public var isReadOnly = false
+    /// `NSReadOnlyPersistentStoreOption` in `options`, so setting either sets both, as on Apple.
+    public var isReadOnly: Bool {
+        get { StoreOptions.flag(NSReadOnlyPersistentStoreOption, in: options) }
+        set { options[NSReadOnlyPersistentStoreOption] = NSNumber(value: newValue) }
+    }
     /// Seconds to wait for another process holding the write lock.
     public var timeout: TimeInterval = 10
     /// Accepted for source compatibility; stores are always added synchronously here.
@@ -11,7 +15,14 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public var shouldMigrateStoreAutomatically = true
     public var shouldInferMappingModelAutomatically = true
     public private(set) var options: [String: NSObject] = [:]
-    public private(set) var sqlitePragmas: [String: NSObject] = [:]
+    /// `NSSQLitePragmasOption` in `options`.
+    public var sqlitePragmas: [String: NSObject] {
+        var pragmas: [String: NSObject] = [:]
+        for (key, value) in StoreOptions.dictionary(NSSQLitePragmasOption, in: options) ?? [:] {
+            if let value = value as? NSObject { pragmas[key] = value }
+        }
+        return pragmas
+    }
 
     public override init() { super.init() }
 
@@ -21,13 +32,16 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     }
 
     public func setOption(_ option: NSObject?, forKey key: String) { options[key] = option }
-    public func setValue(_ value: NSObject?, forPragmaNamed name: String) { sqlitePragmas[name] = value }
+    public func setValue(_ value: NSObject?, forPragmaNamed name: String) {
+        var pragmas = sqlitePragmas
+        pragmas[name] = value
+        options[NSSQLitePragmasOption] = NSDictionary(dictionary: pragmas)
+    }
 
     /// The options handed to the store, including the typed properties.
     var allOptions: [AnyHashable: Any] {
         var all: [AnyHashable: Any] = [:]
         for (key, value) in options { all[key] = value }
-        all[NSReadOnlyPersistentStoreOption] = isReadOnly
         all[NSPersistentStoreTimeoutOption] = timeout
         return all
     }

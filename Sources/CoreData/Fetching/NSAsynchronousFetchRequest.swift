@@ -24,23 +24,15 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, Asy
 }
 
 /// The handle `execute(_:)` returns at once for an asynchronous fetch; `finalResult` is set when
-/// the fetch completes.
-open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreResult, @unchecked Sendable {
+/// the fetch completes. Its progress counts fetched rows.
+open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousResult, @unchecked Sendable {
     public let fetchRequest: NSAsynchronousFetchRequest<ResultType>
-    public weak var managedObjectContext: NSManagedObjectContext?
     public internal(set) var finalResult: [ResultType]?
-    public internal(set) var operationError: (any Error)?
-    /// Completed units count fetched rows; cancelling it cancels the fetch.
-    public let progress: Progress?
 
     init(request: NSAsynchronousFetchRequest<ResultType>, context: NSManagedObjectContext, progress: Progress) {
         self.fetchRequest = request
-        self.managedObjectContext = context
-        self.progress = progress
+        super.init(context: context, progress: progress)
     }
-
-    /// Stops the fetch: the completion block then receives no result and a cancellation error.
-    public func cancel() { progress?.cancel() }
 }
 
 /// Lets the untyped `execute(_:)` start a fetch whose result type it cannot name.

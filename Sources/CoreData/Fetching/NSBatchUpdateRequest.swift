@@ -73,8 +73,22 @@ open class NSBatchInsertRequest: NSPersistentStoreRequest {
         self.managedObjectHandler = handler
     }
 
+    /// The entity given to an `entity:` initialiser; nil for the entity-name forms.
+    public private(set) var entity: NSEntityDescription?
+
     public convenience init(entity: NSEntityDescription, objects dictionaries: [[String: Any]]) {
         self.init(entityName: entity.name ?? "", objects: dictionaries)
+        self.entity = entity
+    }
+
+    public convenience init(entity: NSEntityDescription, dictionaryHandler handler: @escaping (NSMutableDictionary) -> Bool) {
+        self.init(entityName: entity.name ?? "", dictionaryHandler: handler)
+        self.entity = entity
+    }
+
+    public convenience init(entity: NSEntityDescription, managedObjectHandler handler: @escaping (NSManagedObject) -> Bool) {
+        self.init(entityName: entity.name ?? "", managedObjectHandler: handler)
+        self.entity = entity
     }
 
     open override var requestType: NSPersistentStoreRequestType { .batchInsertRequestType }

@@ -1,8 +1,8 @@
 /// Structural comparison: whether two models describe the same schema.
 ///
-/// `NSObject.isEqual` cannot be overridden from an extension, so the comparison is a named
-/// method. It is what a test needs to check a model read from Xcode's XML against one built in
-/// code, and it reports *what* differs, not just that something does.
+/// What `==` and `isEqual` ask (overridden in the class body, as `NSObject.isEqual` cannot be
+/// from an extension). It is also what a test needs to check a model read from Xcode's XML
+/// against one built in code, and it reports *what* differs, not just that something does.
 extension NSManagedObjectModel {
     /// Whether `other` has the same entities, properties, types, optionality, defaults,
     /// validation codes, relationships (destinations, inverses, counts, delete rules),

@@ -26,6 +26,22 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Two models are equal when they describe the same schema (see
+    /// `NSManagedObjectModel+Equality.swift`), so two loads of one model file compare equal, as
+    /// on Apple platforms. Overridden here: `NSObject.isEqual` cannot be from an extension.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectModel else { return false }
+        return other === self || isStructurallyEqual(to: other)
+    }
+
+    /// From the entity names only, so equal models hash alike whatever else they hold; like
+    /// Apple's, it changes if the entities are edited while the model sits in a set.
+    open override var hash: Int {
+        var hasher = Hasher()
+        for name in entitiesByName.keys.sorted() { hasher.combine(name) }
+        return hasher.finalize()
+    }
+
     public var entitiesByName: [String: NSEntityDescription] {
         Dictionary(entityList.compactMap { entity in entity.name.map { ($0, entity) } }, uniquingKeysWith: { first, _ in first })
     }

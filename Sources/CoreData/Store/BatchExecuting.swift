@@ -7,8 +7,6 @@ protocol BatchExecuting: PrimaryKeyAllocating {
     func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome
     /// Deletes rows, cascading and nullifying as the model's rules say.
     func batchDelete(_ ids: [NSManagedObjectID]) throws
-    /// Inserts complete rows (already keyed).
-    func batchInsert(_ rows: [RowSnapshot]) throws
 }
 
 extension BuiltInStore {

@@ -51,7 +51,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.persistentStoreCoordinator = root
         self.configurationName = name ?? "Default"
         self.options = options
-        self.isReadOnly = (options?[NSReadOnlyPersistentStoreOption] as? Bool) ?? false
+        self.isReadOnly = StoreOptions.flag(NSReadOnlyPersistentStoreOption, in: options ?? [:])
         super.init()
     }
 

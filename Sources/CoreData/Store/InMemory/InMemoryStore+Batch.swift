@@ -42,8 +42,4 @@ extension InMemoryStore {
             for id in doomed { remove(id) }
         }
     }
-
-    func batchInsert(_ rows: [RowSnapshot]) throws {
-        try apply(StoreChanges(inserted: rows))
-    }
 }

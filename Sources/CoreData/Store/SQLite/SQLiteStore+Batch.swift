@@ -92,10 +92,4 @@ extension SQLiteStore {
         }
         try connection.run("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN (SELECT value FROM json_each(?))", [keys])
     }
-
-    func batchInsert(_ rows: [RowSnapshot]) throws {
-        try writeTransaction { connection in
-            for row in rows { try insert(row, connection) }
-        }
-    }
 }

@@ -12,8 +12,14 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
+    /// Where an anonymous (`/dev/null`) store keeps its file; removed with the store.
+    private var anonymousDirectory: URL?
 
     private var storeURL: URL { url! }
+
+    deinit {
+        if let anonymousDirectory { try? FileManager.default.removeItem(at: anonymousDirectory) }
+    }
 
     func load(model: NSManagedObjectModel) throws {
         guard url != nil else { throw CoreDataError.misuse("A SQLite store needs a file URL") }
@@ -25,13 +31,14 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             for entity in model.entities {
                 rowDecoders[entity.entityNumber] = SQLiteRowDecoder(entity: entity, layout: layout(for: entity))
             }
-            let path = storeURL.path
+            if isAnonymous { anonymousDirectory = try Self.makeAnonymousDirectory() }
+            let path = anonymousDirectory?.appendingPathComponent("store.sqlite").path ?? storeURL.path
             if !FileManager.default.fileExists(atPath: path) {
                 guard !isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store at \(path) to open read-only",
                                              [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
                 }
-                try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
                 try refuseOrphanedWAL(path: path)
                 try createStoreFile(path: path, model: model)
             }
@@ -46,6 +53,11 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
             connection = try open(path: path)
+            do {
+                try runMaintenanceOptions(on: connection!)
+            } catch let error as SQLiteError {
+                throw error.cocoaError(storeURL: storeURL)
+            }
             let pool = SQLiteReaderPool(capacity: Self.readerCapacity) { [unowned self] in try open(path: path, asReader: true) }
             readers.withLock { $0 = pool }
         }
@@ -62,8 +74,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// the crash tests, RELIABILITY.md). `link` also fails rather than replaces when another
     /// process created the store first, so both then open the same file.
     private func createStoreFile(path: String, model: NSManagedObjectModel) throws {
-        let directory = storeURL.deletingLastPathComponent().path
-        let temporary = "\(directory)/.\(storeURL.lastPathComponent).creating-\(UUID().uuidString)"
+        let file = URL(fileURLWithPath: path)
+        let temporary = "\(file.deletingLastPathComponent().path)/.\(file.lastPathComponent).creating-\(UUID().uuidString)"
         defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do {
             let connection = try SQLiteConnection(path: temporary, create: true)
@@ -105,6 +117,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             } else if !isReadOnly {
                 try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF")
             }
+            // On the writer only: a reader is query_only, and a pragma may write (user_version).
+            if !asReader { for pragma in try requestedPragmas() { try connection.execute(pragma) } }
             if let handle = connection.rawHandle { try SQLCompiler.registerFunctions(on: handle) }
             return connection
         } catch let error as SQLiteError {
@@ -113,7 +127,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     }
 
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
-    private func readMetadata(path: String) throws -> [String: Any] {
+    func readMetadata(path: String) throws -> [String: Any] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
             throw notAStore("is empty (zero bytes)")
@@ -175,6 +189,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
                 pool = nil
             }
             connection = nil
+            if let anonymousDirectory { try? FileManager.default.removeItem(at: anonymousDirectory) }
+            anonymousDirectory = nil
         }
     }
 
