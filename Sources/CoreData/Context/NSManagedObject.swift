@@ -130,6 +130,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         return "<\(Swift.type(of: self)): \(objectID.uriRepresentation().absoluteString)> { \(state) }"
     }
 
+    // MARK: Identity
+
+    /// Identity, as on Apple platforms (subclasses must not override it). The reference is
+    /// read off the existential after a check that it holds a class instance: contexts keep
+    /// their objects in sets, which compare every probed member through this method with the
+    /// argument boxed in `Any?`, and the runtime's general cast cost more than the set insertion.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let object, type(of: object) is AnyClass else { return false }
+        let other = withUnsafePointer(to: object) { $0.withMemoryRebound(to: AnyObject.self, capacity: 1) { $0.pointee } }
+        return other === self
+    }
+
+    open override var hash: Int { ObjectIdentifier(self).hashValue }
+
     // MARK: Life-cycle hooks, overridable as on Apple platforms
 
     /// Called once when the object is first inserted into a context.

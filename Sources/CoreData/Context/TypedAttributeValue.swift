@@ -40,22 +40,36 @@ enum TypedAttributeValue {
     /// value is nil): the caller then takes the key-value coding path.
     static func stored<T>(_ value: T, for attribute: NSAttributeDescription) -> StoredValue? {
         let type = attribute.attributeType
-        switch value {
-        case let value as Int32 where type == .integer32AttributeType || type == .integer64AttributeType || type == .integer16AttributeType:
-            return .integer(Int64(value))
-        case let value as Int64 where type == .integer64AttributeType || type == .integer32AttributeType || type == .integer16AttributeType:
-            return .integer(value)
-        case let value as Int16 where type == .integer16AttributeType || type == .integer32AttributeType || type == .integer64AttributeType:
-            return .integer(Int64(value))
-        case let value as Int where type == .integer64AttributeType || type == .integer32AttributeType || type == .integer16AttributeType:
-            return .integer(Int64(value))
-        case let value as Bool where type == .booleanAttributeType: return .integer(value ? 1 : 0)
-        case let value as Double where type == .doubleAttributeType: return .real(value)
-        case let value as Float where type == .floatAttributeType: return .real(Double(value))
-        case let value as String where type == .stringAttributeType: return .text(value)
-        case let value as Date where type == .dateAttributeType: return .date(value)
-        case let value as Data where type == .binaryDataAttributeType: return .data(value)
-        default: return nil
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            if let integer = read(value, as: Int32.self) { return .integer(Int64(integer)) }
+            if let integer = read(value, as: Int64.self) { return .integer(integer) }
+            if let integer = read(value, as: Int16.self) { return .integer(Int64(integer)) }
+            if let integer = read(value, as: Int.self) { return .integer(Int64(integer)) }
+        case .booleanAttributeType:
+            if let flag = read(value, as: Bool.self) { return .integer(flag ? 1 : 0) }
+        case .doubleAttributeType:
+            if let real = read(value, as: Double.self) { return .real(real) }
+        case .floatAttributeType:
+            if let real = read(value, as: Float.self) { return .real(Double(real)) }
+        case .stringAttributeType:
+            if let text = read(value, as: String.self) { return .text(text) }
+        case .dateAttributeType:
+            if let date = read(value, as: Date.self) { return .date(date) }
+        case .binaryDataAttributeType:
+            if let data = read(value, as: Data.self) { return .data(data) }
+        default:
+            break
         }
+        return nil
+    }
+
+    /// `value` as `Value` when `T` is `Value` or `Value?` holding one; matched by metatype
+    /// identity, as a `switch` of `as` patterns ran a failing dynamic cast per case.
+    @inline(__always)
+    private static func read<T, Value>(_ value: T, as type: Value.Type) -> Value? {
+        if T.self == Value.self { return unsafeBitCast(value, to: Value.self) }
+        if T.self == Value?.self { return unsafeBitCast(value, to: Value?.self) }
+        return nil
     }
 }
