@@ -20,7 +20,9 @@ extension NSManagedObjectContext {
     /// too) gets its changes processed at the next save, fetch or `perform` instead of racing
     /// the queue over the change-tracking sets.
     func scheduleProcessing() {
-        guard isOnQueue, !isProcessingScheduled else { return }
+        // The flag first: every change of every object calls this, and `isOnQueue` asks the
+        // queue's watchdog.
+        guard !isProcessingScheduled, isOnQueue else { return }
         isProcessingScheduled = true
         queue.async { [weak self] in self?.processPendingChanges() }
     }

@@ -24,14 +24,7 @@ extension NSManagedObjectContext {
         registered[object.objectID] = object
         insertedSet.insert(object)
         unprocessedInserted.insert(object)
-        for attribute in object.entity.attributesByName.values where object.values[attribute.name] == nil {
-            if let defaultValue = attribute.defaultValue {
-                object.values[attribute.name] = ManagedValueNormalizer.normalize(defaultValue, for: attribute)
-            }
-        }
-        for relationship in object.entity.relationshipsByName.values where relationship.isToMany {
-            if object.values[relationship.name] == nil { object.values[relationship.name] = ToManyMembers() }
-        }
+        object.values.fillDefaults()
         scheduleProcessing()
         object.awakeFromInsert()
     }

@@ -66,6 +66,18 @@ struct ObjectValues {
         }
     }
 
+    /// Gives a new object its attributes' default values and empty to-many relationships,
+    /// where it has no value yet. The defaults are converted once per entity layout
+    /// (`PropertyIndex.defaultValues`), not once per object.
+    mutating func fillDefaults() {
+        for (ordinal, value) in index.defaultValues where self[ordinal: ordinal] == nil {
+            self[ordinal: ordinal] = .stored(value)
+        }
+        for ordinal in index.toManyOrdinals where self[ordinal: ordinal] == nil {
+            self[ordinal: ordinal] = .members(ToManyMembers())
+        }
+    }
+
     mutating func removeAll() {
         slots = []
         extras = [:]

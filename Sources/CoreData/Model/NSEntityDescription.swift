@@ -76,7 +76,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Builds the index for good; called as the model freezes. The first call wins.
     func freezePropertyIndex() {
-        let built = Unmanaged.passRetained(buildPropertyIndex(generation: -1))
+        let built = Unmanaged.passRetained(buildPropertyIndex(generation: PropertyIndex.frozenGeneration))
         let (exchanged, _) = frozenIndex.compareExchange(expected: nil, desired: built, ordering: .acquiringAndReleasing)
         if !exchanged { built.release() }
     }

@@ -28,6 +28,9 @@ final class PropertyIndex: @unchecked Sendable {
     /// Ordinals of to-one and of to-many relationships, for the loops that treat them apart.
     let toOneOrdinals: [Int]
     let toManyOrdinals: [Int]
+    /// Attribute defaults in stored form, converted once (frozen indexes only: a model still
+    /// being edited may change a default without a new index).
+    private let frozenDefaults: [(ordinal: Int, value: StoredValue)]
 
     /// Later properties win over earlier ones of the same name (an entity's own over inherited).
     init(properties: [NSPropertyDescription], generation: Int) {
@@ -49,5 +52,22 @@ final class PropertyIndex: @unchecked Sendable {
         self.ordinals = ordinals
         toOneOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == false }
         toManyOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == true }
+        frozenDefaults = generation == Self.frozenGeneration ? Self.defaults(of: properties) : []
+    }
+
+    /// The generation of an index built as the model froze.
+    static let frozenGeneration = -1
+
+    /// Each attribute's default in stored form, by ordinal: what a new object starts with.
+    var defaultValues: [(ordinal: Int, value: StoredValue)] {
+        generation == Self.frozenGeneration ? frozenDefaults : Self.defaults(of: properties)
+    }
+
+    private static func defaults(of properties: [NSPropertyDescription]) -> [(ordinal: Int, value: StoredValue)] {
+        properties.indices.compactMap { ordinal in
+            guard let attribute = properties[ordinal] as? NSAttributeDescription,
+                  let value = StoredValue(attribute.defaultValue, for: attribute) else { return nil }
+            return (ordinal, value)
+        }
     }
 }
