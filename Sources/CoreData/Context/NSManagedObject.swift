@@ -13,7 +13,9 @@
 /// person.name = "Ada"
 /// ```
 open class NSManagedObject: NSObject, NSFetchRequestResult {
-    public let entity: NSEntityDescription
+    /// The entity, read from the object ID (which changes only from temporary to permanent,
+    /// never its entity): one field less in every object, faults included.
+    public var entity: NSEntityDescription { objectID.entity }
     public internal(set) var objectID: NSManagedObjectID
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
@@ -23,25 +25,50 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     var committed: RowSnapshot?
     /// Properties changed since the last save.
     var changedKeys: Set<String> = []
-    /// Properties changed since the context last posted objects-did-change (Apple's "current
-    /// event"); cleared once that notification has been posted.
-    var eventChangedKeys: Set<String> = []
-    /// Errors from calls that cannot throw (an unknown key), thrown by the next save.
-    var deferredErrors: [NSError] = []
     var insertedFlag = false
     var deletedFlag = false
     var faultFlag = false
-    /// When the object was inserted, relative to its context's other inserts: the first of
-    /// several duplicates under a uniqueness constraint is the one that survives.
-    var insertionSerial: UInt64 = 0
     /// The pending batch of a batched fetch this fault's row will be read with.
     var fetchBatch: FetchBatch?
+    /// What only changed, inserted or misused objects need, allocated on first use so that
+    /// faults and unchanged objects stay small (see `ObjectBookkeeping`).
+    private var bookkeeping: ObjectBookkeeping?
+
+    /// Properties changed since the context last posted objects-did-change (Apple's "current
+    /// event"); cleared once that notification has been posted.
+    var eventChangedKeys: Set<String> {
+        get { bookkeeping?.eventChangedKeys ?? [] }
+        _modify { yield &ensureBookkeeping().eventChangedKeys }
+    }
+
+    /// Errors from calls that cannot throw (an unknown key), thrown by the next save.
+    var deferredErrors: [NSError] {
+        get { bookkeeping?.deferredErrors ?? [] }
+        _modify { yield &ensureBookkeeping().deferredErrors }
+    }
+
+    /// When the object was inserted, relative to its context's other inserts: the first of
+    /// several duplicates under a uniqueness constraint is the one that survives.
+    var insertionSerial: UInt64 {
+        get { bookkeeping?.insertionSerial ?? 0 }
+        set { ensureBookkeeping().insertionSerial = newValue }
+    }
+
     /// Set on a throwaway instance used to learn which key a Swift key path reads.
-    var keyRecorder: KeyRecorder?
+    var keyRecorder: KeyRecorder? {
+        get { bookkeeping?.keyRecorder }
+        set { ensureBookkeeping().keyRecorder = newValue }
+    }
+
+    private func ensureBookkeeping() -> ObjectBookkeeping {
+        if let bookkeeping { return bookkeeping }
+        let created = ObjectBookkeeping()
+        bookkeeping = created
+        return created
+    }
 
     /// Creates an object of `entity`, inserting it into `context` if one is given.
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        self.entity = entity
         self.objectID = NSManagedObjectID(temporaryFor: entity)
         self.values = ObjectValues(entity: entity)
         super.init()

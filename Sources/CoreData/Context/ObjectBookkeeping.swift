@@ -1,0 +1,9 @@
+/// The parts of a managed object's state that faults and unchanged fetched objects never use,
+/// kept out of line: a million-row fetch makes a million objects, and every field inline costs
+/// eight bytes of each.
+final class ObjectBookkeeping {
+    var eventChangedKeys: Set<String> = []
+    var deferredErrors: [NSError] = []
+    var insertionSerial: UInt64 = 0
+    var keyRecorder: KeyRecorder?
+}
