@@ -65,23 +65,6 @@ extension NSManagedObject {
         return value(alongKeys: keys)
     }
 
-    /// `valueWithoutFiring(alongKeys:)` as a query value. A stored attribute of the object
-    /// itself is read as its stored value (from the fetched row for a fault) and converted
-    /// directly; anything else goes through key-value coding. Transient attributes always do,
-    /// since a subclass may compute them.
-    func queryValueWithoutFiring(alongKeys keys: ArraySlice<String>) -> ConstantValue {
-        if keys.count == 1, let key = keys.first, let ordinal = values.index.ordinals[key],
-           let attribute = values.index.properties[ordinal] as? NSAttributeDescription, !attribute.isTransient {
-            if faultFlag, let row = managedObjectContext?.rowCache[objectID], row.values.index === values.index {
-                return ConstantValue(stored: row.values[ordinal: ordinal], for: attribute)
-            }
-            fireFaultIfNeeded()
-            if case .stored(let stored)? = values[ordinal: ordinal] { return ConstantValue(stored: stored, for: attribute) }
-            if values[ordinal: ordinal] == nil { return .null }
-        }
-        return ConstantValue(any: valueWithoutFiring(alongKeys: keys))
-    }
-
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         var parts = keyPath.split(separator: ".").map(String.init)
         guard let last = parts.popLast() else { return }

@@ -25,7 +25,8 @@ extension FetchedResultsState {
         // ignored (the new snapshot includes those changes) instead of being applied to the old
         // snapshot under the new request's ordering.
         install(nil)
-        ordering = ResultOrdering(descriptors)
+        ordering = ResultOrdering(descriptors, entity: entity)
+        sectionNaming = sectionNaming.bound(to: entity)
         self.entity = entity
         refreshPaths = entity.map {
             RelationshipRefreshPath.paths(

@@ -16,7 +16,8 @@ final class FetchedResultsState {
     }
 
     let context: NSManagedObjectContext
-    let sectionNaming: SectionNaming
+    /// Bound to the request's entity by each `performFetch` (see `ResultKeyPath`).
+    var sectionNaming: SectionNaming
     let cacheName: String?
 
     /// The request object the app handed in (an `NSFetchRequest<ResultType>`).

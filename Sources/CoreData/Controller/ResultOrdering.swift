@@ -13,9 +13,7 @@ struct ResultSortKey {
 /// with the same value order and string collations the SQL compiler uses.
 struct ResultOrdering {
     private struct Step {
-        let key: String
-        /// `key` split at its dots once, as it is read for every object.
-        let keys: [String]
+        let path: ResultKeyPath
         let selector: SortSelector
         let ascending: Bool
     }
@@ -26,7 +24,8 @@ struct ResultOrdering {
     /// keys are just fetch positions.
     let isIncremental: Bool
 
-    init(_ descriptors: [NSSortDescriptor]) {
+    /// `entity` is the request's, whose stored attributes are read by ordinal.
+    init(_ descriptors: [NSSortDescriptor], entity: NSEntityDescription? = nil) {
         var steps: [Step] = []
         var incremental = true
         for descriptor in descriptors {
@@ -36,20 +35,19 @@ struct ResultOrdering {
                 incremental = false
                 break
             }
-            steps.append(Step(key: sortKey.key, keys: sortKey.key.split(separator: ".").map(String.init),
-                              selector: selector, ascending: descriptor.ascending))
+            steps.append(Step(path: ResultKeyPath(sortKey.key, entity: entity), selector: selector, ascending: descriptor.ascending))
         }
         self.steps = incremental ? steps : []
         isIncremental = incremental
     }
 
     /// The key paths read by the descriptors (e.g. `"team.zone"`), for relationship tracking.
-    var keyPaths: [String] { steps.map(\.key) }
+    var keyPaths: [String] { steps.map(\.path.keyPath) }
 
     /// Reads `object`'s sort values now.
     func key(for object: NSManagedObject) -> ResultSortKey {
         ResultSortKey(
-            values: steps.map { object.queryValueWithoutFiring(alongKeys: $0.keys[...]) },
+            values: steps.map { $0.path.queryValue(of: object) },
             tieBreak: object.objectID)
     }
 

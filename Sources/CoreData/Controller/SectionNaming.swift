@@ -1,20 +1,25 @@
 /// How a controller names the section of an object: the value at `sectionNameKeyPath`,
 /// which may go through to-one relationships (`"team.zone"`).
 struct SectionNaming {
-    let keyPath: String?
-    /// `keyPath` split at its dots once, as it is read for every object.
-    private let keys: [String]
+    private let path: ResultKeyPath?
 
-    init(keyPath: String?) {
-        self.keyPath = keyPath
-        keys = keyPath?.split(separator: ".").map(String.init) ?? []
+    /// `entity` is the request's, whose stored attributes are read by ordinal.
+    init(keyPath: String?, entity: NSEntityDescription? = nil) {
+        path = keyPath.map { ResultKeyPath($0, entity: entity) }
+    }
+
+    var keyPath: String? { path?.keyPath }
+
+    /// The same key path bound to the attributes of `entity`.
+    func bound(to entity: NSEntityDescription?) -> SectionNaming {
+        SectionNaming(keyPath: keyPath, entity: entity)
     }
 
     /// The section name of `object`: its value's text, or "" for nil (and for no key path).
     func name(for object: NSManagedObject) -> String {
-        guard keyPath != nil else { return "" }
-        if case .string(let text) = object.queryValueWithoutFiring(alongKeys: keys[...]) { return text }
-        switch object.valueWithoutFiring(alongKeys: keys[...]) {
+        guard let path else { return "" }
+        if case .string(let text) = path.queryValue(of: object) { return text }
+        switch object.valueWithoutFiring(alongKeys: path.keys[...]) {
         case nil, is NSNull: return ""
         case let text as String: return text
         case let number as NSNumber: return number.stringValue
