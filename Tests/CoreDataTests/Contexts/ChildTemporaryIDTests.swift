@@ -7,17 +7,28 @@ import Testing
 @Suite struct ChildTemporaryIDTests {
     let directory = TemporaryDirectory()
 
-    @Test func aChildKeepsReturningItsInstancesAfterItsParentSaves() throws {
+    /// A store, a background context on it, and a child of that context.
+    func stack() throws -> (NSPersistentContainer, NSManagedObjectContext, NSManagedObjectContext) {
         let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))
         let parent = container.newBackgroundContext()
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
+        return (container, parent, child)
+    }
+
+    /// Saves the child into the parent and the parent to the store, from the child's block.
+    func saveThrough(_ child: NSManagedObjectContext, _ parent: NSManagedObjectContext) throws {
+        try child.save()
+        try parent.performAndWait { try parent.save() }
+    }
+
+    @Test func aChildKeepsReturningItsInstancesAfterItsParentSaves() throws {
+        let (_, parent, child) = try stack()
         try child.performAndWait {
             let ada = child.insertPerson("Ada")
             let bo = child.insertPerson("Bo")
             #expect(ada.objectID.isTemporaryID)
-            try child.save()
-            try parent.performAndWait { try parent.save() }
+            try saveThrough(child, parent)
 
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
@@ -32,16 +43,12 @@ import Testing
     }
 
     @Test func notSelfInWithTheChildsObjectsExcludesThem() throws {
-        let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))
-        let parent = container.newBackgroundContext()
-        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        child.parent = parent
+        let (_, parent, child) = try stack()
         try child.performAndWait {
             let ada = child.insertPerson("Ada")
             let bo = child.insertPerson("Bo")
             child.insertPerson("Cy")
-            try child.save()
-            try parent.performAndWait { try parent.save() }
+            try saveThrough(child, parent)
 
             let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
             request.predicate = NSPredicate(format: "NOT (self IN %@)", [ada, bo])
@@ -52,17 +59,12 @@ import Testing
     }
 
     @Test func aChildsLaterSaveUpdatesTheStoredRowInsteadOfAddingOne() throws {
-        let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))
-        let parent = container.newBackgroundContext()
-        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        child.parent = parent
+        let (container, parent, child) = try stack()
         try child.performAndWait {
             let ada = child.insertPerson("Ada")
-            try child.save()
-            try parent.performAndWait { try parent.save() }
+            try saveThrough(child, parent)
             ada.setValue(Int64(36), forKey: "age")
-            try child.save()
-            try parent.performAndWait { try parent.save() }
+            try saveThrough(child, parent)
         }
         #expect(try container.newBackgroundContext().storedPeople() == [PersonRecord(name: "Ada", age: 36, nickname: nil, pets: [])])
     }

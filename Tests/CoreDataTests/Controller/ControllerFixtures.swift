@@ -24,7 +24,8 @@ enum ControllerModels {
         ])
     }
 
-    /// The relationship-refresh article's content items in buckets.
+    /// The relationship-refresh article's content items in buckets (a bucket's `colour` is
+    /// a key no refresh path lists).
     static func buckets() -> NSManagedObjectModel {
         NSManagedObjectModel(entities: [
             NSEntityDescription(name: "Content", properties: [
@@ -34,9 +35,26 @@ enum ControllerModels {
             ]),
             NSEntityDescription(name: "Bucket", properties: [
                 NSAttributeDescription(name: "name", type: .stringAttributeType),
+                NSAttributeDescription(name: "colour", type: .stringAttributeType),
                 NSRelationshipDescription(name: "contents", destination: "Content", toMany: true, inverse: "bucket"),
             ]),
         ])
+    }
+
+    /// An "Inbox" bucket of `colour` holding three contents ranked 0, 1, 2, saved.
+    @discardableResult
+    static func savedInbox(in context: NSManagedObjectContext, colour: String? = nil) throws -> NSManagedObject {
+        let inbox = NSEntityDescription.insertNewObject(forEntityName: "Bucket", into: context)
+        inbox.setValue("Inbox", forKey: "name")
+        inbox.setValue(colour, forKey: "colour")
+        for rank in 0..<3 {
+            let content = NSEntityDescription.insertNewObject(forEntityName: "Content", into: context)
+            content.setValue("item \(rank)", forKey: "title")
+            content.setValue(Int64(rank), forKey: "rank")
+            content.setValue(inbox, forKey: "bucket")
+        }
+        try context.save()
+        return inbox
     }
 
     /// 32 teams over six zones, no wins yet.

@@ -10,35 +10,9 @@ import Testing
     var context: NSManagedObjectContext { container.viewContext }
     let inbox: NSManagedObject
 
-    /// Buckets with a listed `name` and an unlisted `colour`.
-    static func model() -> NSManagedObjectModel {
-        NSManagedObjectModel(entities: [
-            NSEntityDescription(name: "Content", properties: [
-                NSAttributeDescription(name: "title", type: .stringAttributeType),
-                NSAttributeDescription(name: "rank", type: .integer64AttributeType),
-                NSRelationshipDescription(name: "bucket", destination: "Bucket", inverse: "contents"),
-            ]),
-            NSEntityDescription(name: "Bucket", properties: [
-                NSAttributeDescription(name: "name", type: .stringAttributeType),
-                NSAttributeDescription(name: "colour", type: .stringAttributeType),
-                NSRelationshipDescription(name: "contents", destination: "Content", toMany: true, inverse: "bucket"),
-            ]),
-        ])
-    }
-
     init() throws {
-        container = try makeContainer("Buckets", model: Self.model(), storeURL: directory.file("Buckets.sqlite"))
-        let context = container.viewContext
-        inbox = NSEntityDescription.insertNewObject(forEntityName: "Bucket", into: context)
-        inbox.setValue("Inbox", forKey: "name")
-        inbox.setValue("red", forKey: "colour")
-        for rank in 0..<3 {
-            let content = NSEntityDescription.insertNewObject(forEntityName: "Content", into: context)
-            content.setValue("item \(rank)", forKey: "title")
-            content.setValue(Int64(rank), forKey: "rank")
-            content.setValue(inbox, forKey: "bucket")
-        }
-        try context.save()
+        container = try makeContainer("Buckets", model: ControllerModels.buckets(), storeURL: directory.file("Buckets.sqlite"))
+        inbox = try ControllerModels.savedInbox(in: container.viewContext, colour: "red")
     }
 
     func observed() throws -> (NSFetchedResultsController<NSManagedObject>, TableRecorder) {

@@ -100,15 +100,7 @@ final class SavedNotification: @unchecked Sendable {
     @Test func renamingABucketMovesItsContentsInAndOutOfAFilteredController() throws {
         let container = try makeContainer("Buckets", model: ControllerModels.buckets(), storeURL: nil, type: NSInMemoryStoreType)
         let context = container.viewContext
-        let inbox = NSEntityDescription.insertNewObject(forEntityName: "Bucket", into: context)
-        inbox.setValue("Inbox", forKey: "name")
-        for rank in 0..<3 {
-            let content = NSEntityDescription.insertNewObject(forEntityName: "Content", into: context)
-            content.setValue("item \(rank)", forKey: "title")
-            content.setValue(Int64(rank), forKey: "rank")
-            content.setValue(inbox, forKey: "bucket")
-        }
-        try context.save()
+        let inbox = try ControllerModels.savedInbox(in: context)
         let request = NSFetchRequest<NSManagedObject>(entityName: "Content")
         request.predicate = NSPredicate(format: "bucket.name == %@", "Inbox")
         request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
