@@ -74,6 +74,10 @@ extension NSManagedObjectContext {
             ids = given
         } else {
             let fetch = try storeFetch(for: request.fetchRequest)
+            // Without IDs to report, a delete no rule needs row by row runs as one statement.
+            if request.resultType != .resultTypeObjectIDs, let count = try store.batchDeleteAtOnce(fetch) {
+                return NSBatchDeleteResult(result: request.resultType == .resultTypeCount ? count : true, resultType: request.resultType)
+            }
             ids = try store.fetchObjectIDs(fetch, for: self)
         }
         if !ids.isEmpty { try store.batchDelete(ids) }

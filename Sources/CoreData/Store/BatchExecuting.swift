@@ -7,6 +7,10 @@ protocol BatchExecuting: PrimaryKeyAllocating {
     func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome
     /// Deletes rows, cascading and nullifying as the model's rules say.
     func batchDelete(_ ids: [NSManagedObjectID]) throws
+    /// Deletes every row `fetch` matches in one statement and returns how many went, when no
+    /// delete rule, inbound reference or join table needs the rows' keys first; nil otherwise
+    /// (the caller then reads the keys and calls `batchDelete(_:)`).
+    func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int?
 }
 
 extension BuiltInStore {

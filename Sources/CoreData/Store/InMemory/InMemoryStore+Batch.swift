@@ -21,6 +21,9 @@ extension InMemoryStore {
         }
     }
 
+    /// The in-memory store always deletes by keys: it has no statement to run at once.
+    func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int? { nil }
+
     func batchDelete(_ ids: [NSManagedObjectID]) throws {
         try locked {
             var pending = ids

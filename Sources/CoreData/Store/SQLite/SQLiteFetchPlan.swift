@@ -21,6 +21,10 @@ struct SQLiteFetchPlan {
 
     var bindings: [SQLValue] { compiler.bindings }
 
+    /// Whether the fetch matches every row of its table: no predicate, no paging, and an
+    /// entity whose rows are all the table holds.
+    var coversWholeTable: Bool { whereClause == "1" && !isPaged }
+
     /// The number of rows the fetch returns. Without paging, order does not matter, so the
     /// count runs as a plain `SELECT COUNT(*)` with no sort or subquery.
     var countSQL: String {
