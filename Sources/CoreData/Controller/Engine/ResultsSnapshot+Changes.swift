@@ -33,8 +33,9 @@ extension ResultsSnapshot {
         // New side.
         var newAddresses = [RowAddress?](repeating: nil, count: changes.count)
         var newChangedRows: [Int: [Int]] = [:]
-        for (index, change) in changes.enumerated() where change.placement != nil {
-            let address = address(of: change.id)!
+        let placed = changes.indices.filter { changes[$0].placement != nil }
+        for (index, address) in zip(placed, addresses(of: placed.map { changes[$0].id })) {
+            let address = address!
             newAddresses[index] = address
             newChangedRows[address.section, default: []].append(address.row)
         }

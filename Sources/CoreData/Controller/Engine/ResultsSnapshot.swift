@@ -102,6 +102,32 @@ struct ResultsSnapshot<ID: Hashable, Key> {
         return RowAddress(section: section, row: row)
     }
 
+    /// Where each of `ids` sits. A section holding many of them is scanned once, O(rows);
+    /// the others are found one by one, O(log rows) key comparisons each. A merge of 10,000
+    /// new objects into 32 sections paid two binary searches an object before.
+    func addresses(of ids: [ID]) -> [RowAddress?] {
+        let sectionOfID = ids.map { id in entries[id].flatMap { sectionIndexByName[$0.section] } }
+        var wanted: [Int: Int] = [:]
+        for section in sectionOfID.compactMap({ $0 }) { wanted[section, default: 0] += 1 }
+        var scanned: [ID: RowAddress] = [:]
+        let wantedIDs = Set(ids)
+        for (section, count) in wanted {
+            let rows = sections[section].rows
+            // A binary search costs about log2(rows) comparisons of whole sort keys.
+            guard count * (rows.count.bitWidth - rows.count.leadingZeroBitCount + 1) > rows.count else { continue }
+            for (row, element) in rows.enumerated() where wantedIDs.contains(element.id) {
+                scanned[element.id] = RowAddress(section: section, row: row)
+            }
+        }
+        return ids.indices.map { index in
+            guard let section = sectionOfID[index] else { return nil }
+            if let address = scanned[ids[index]] { return address }
+            guard wanted[section] != nil, let entry = entries[ids[index]],
+                  let row = rowIndex(of: ids[index], key: entry.key, inSection: section) else { return nil }
+            return RowAddress(section: section, row: row)
+        }
+    }
+
     /// The row at `address`.
     subscript(address: RowAddress) -> Row {
         sections[address.section].rows[address.row]
