@@ -24,10 +24,7 @@ extension ResultsSnapshot {
 
         // Mutate: out with the old rows, in with the new ones, then restore section order.
         for (section, rows) in oldChangedRows { removeRows(rows, fromSection: section) }
-        for change in changes {
-            guard let placement = change.placement else { continue }
-            insertRow(Row(id: change.id, key: placement.key), section: placement.section)
-        }
+        insertRows(changes.compactMap { change in change.placement.map { (Row(id: change.id, key: $0.key), $0.section) } })
         normalizeSections()
 
         // New side.

@@ -206,6 +206,41 @@ extension ResultsSnapshot {
         count -= rows.count
     }
 
+    /// Inserts rows into their sections. Where many rows go into one section they are sorted
+    /// and merged with it in one pass, O(n + k log k) comparisons; a few go in one by one,
+    /// O(log n) comparisons and a memmove each.
+    mutating func insertRows(_ rows: [(row: Row, section: String)]) {
+        var bySection: [String: [Row]] = [:]
+        for (row, section) in rows { bySection[section, default: []].append(row) }
+        for (name, added) in bySection {
+            let existing = sectionIndexByName[name].map { sections[$0].rows.count } ?? 0
+            guard existing > 0, added.count * (existing.bitWidth - existing.leadingZeroBitCount + 1) > existing else {
+                for row in added { insertRow(row, section: name) }
+                continue
+            }
+            let section = sectionIndexByName[name]!
+            let sorted = added.sorted { areInIncreasingOrder($0.key, $1.key) }
+            var merged: [Row] = []
+            merged.reserveCapacity(existing + sorted.count)
+            var old = sections[section].rows[...]
+            var new = sorted[...]
+            // Equal keys: the existing row first, as `upperBound` places a new one after it.
+            while let next = new.first {
+                if let current = old.first, !areInIncreasingOrder(next.key, current.key) {
+                    merged.append(current)
+                    old = old.dropFirst()
+                } else {
+                    merged.append(next)
+                    new = new.dropFirst()
+                }
+            }
+            merged += old
+            sections[section].rows = merged
+            for row in sorted { entries[row.id] = Entry(key: row.key, section: name) }
+            count += sorted.count
+        }
+    }
+
     /// Inserts a row into the section named `name`, creating it at the end if needed.
     ///
     /// Section order is restored afterwards by `normalizeSections()`.
