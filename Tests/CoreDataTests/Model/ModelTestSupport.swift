@@ -20,12 +20,22 @@ enum ModelFiles {
             .appendingPathComponent("Examples", isDirectory: true)
     }
 
-    /// A fresh empty folder under the temporary directory.
+    /// A fresh empty folder under one folder per test process, which is removed when the
+    /// process exits (the model tests write hundreds of these).
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ModelXMLTests-\(UUID().uuidString)", isDirectory: true)
+        let folder = temporaryRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+
+    private static let temporaryRoot: URL = {
+        atexit { try? FileManager.default.removeItem(at: ModelFiles.processFolder) }
+        return processFolder
+    }()
+
+    private static var processFolder: URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("ModelXMLTests-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
     }
 
     /// Writes `xml` to a `contents` file in a fresh folder and returns the file's URL.
