@@ -50,6 +50,8 @@ let package = Package(
         example("worldcup", folder: "WorldCup", resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
         .target(name: "StressFixtures", dependencies: ["CoreData"]),
         .executableTarget(name: "CoreDataStress", dependencies: ["CoreData", "StressFixtures"]),
-        .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "StressFixtures"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CoreDataTests", dependencies: [
+            "CoreData", "StressFixtures", .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
     ]
 )
