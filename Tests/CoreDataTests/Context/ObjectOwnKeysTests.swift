@@ -50,6 +50,8 @@ import Testing
         #expect(try context.fetch(request).count == 1)
         request.predicate = NSPredicate(format: "entity != %@", bookEntity)
         #expect(try context.fetch(request).isEmpty)
+        request.predicate = NSPredicate(format: "entity IN %@", [bookEntity])
+        #expect(try context.fetch(request).count == 1)
         let pamphlets = NSFetchRequest<NSManagedObject>(entityName: "Pamphlet")
         pamphlets.predicate = NSPredicate(format: "entity == %@", bookEntity)
         #expect(try context.fetch(pamphlets).isEmpty)

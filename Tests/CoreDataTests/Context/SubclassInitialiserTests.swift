@@ -2,19 +2,20 @@ import CoreData
 import Foundation
 import Testing
 
-/// A subclass that overrides the designated initialiser privately, as JSQCoreDataKit's do.
+/// A subclass shaped as JSQCoreDataKit's: a designated initialiser of its own, and the
+/// inherited designated initialiser overridden privately.
 final class Journal: NSManagedObject {
     @Managed var title: String?
     private(set) var madeThroughOverride = false
 
+    init(context: NSManagedObjectContext, title: String) {
+        super.init(entity: NSEntityDescription.entity(forEntityName: "Journal", in: context)!, insertInto: context)
+        self.title = title
+    }
+
     private override init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         super.init(entity: entity, insertInto: context)
         madeThroughOverride = true
-    }
-
-    convenience init(context: NSManagedObjectContext, title: String) {
-        self.init(context: context)
-        self.title = title
     }
 }
 
@@ -36,7 +37,10 @@ final class Journal: NSManagedObject {
         let made = Journal(context: context, title: "made")
         let inserted = try #require(NSEntityDescription.insertNewObject(forEntityName: "Journal", into: context) as? Journal)
         inserted.title = "inserted"
-        #expect(made.madeThroughOverride && inserted.madeThroughOverride)
+        let plain = Journal(context: context)
+        plain.title = "plain"
+        #expect(!made.madeThroughOverride)
+        #expect(inserted.madeThroughOverride && plain.madeThroughOverride)
         #expect(inserted.managedObjectContext === context && inserted.isInserted)
         try context.save()
 
@@ -45,7 +49,7 @@ final class Journal: NSManagedObject {
             let request = NSFetchRequest<Journal>(entityName: "Journal")
             request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
             let fetched = try reader.fetch(request)
-            #expect(fetched.map(\.title) == ["inserted", "made"])
+            #expect(fetched.map(\.title) == ["inserted", "made", "plain"])
             #expect(fetched.allSatisfy { $0.madeThroughOverride })
         }
     }

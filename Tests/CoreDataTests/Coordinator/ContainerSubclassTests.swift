@@ -33,7 +33,14 @@ final class ShelfContainer: NSPersistentContainer, @unchecked Sendable {
         #expect(FileManager.default.fileExists(atPath: ShelfContainer.folder.appendingPathComponent("Shelf.sqlite").path))
     }
 
-    @Test func subclassInheritsInitWithName() {
+    @Test func subclassInheritsInitWithNameAndFindsTheModel() {
+        // This test target ships FeedbackModel (source and compiled) as resources.
+        let container = ShelfContainer(name: "FeedbackModel")
+        #expect(Set(container.managedObjectModel.entitiesByName.keys) == ["FeedbackCategory", "FeedbackSubCategory"])
+        #expect(container.persistentStoreDescriptions.first?.url == ShelfContainer.folder.appendingPathComponent("FeedbackModel.sqlite"))
+    }
+
+    @Test func subclassInitWithNameReportsAMissingModel() {
         let container = ShelfContainer(name: "NoSuchModel")
         #expect(container.name == "NoSuchModel")
         #expect(container.persistentStoreDescriptions.first?.url == ShelfContainer.folder.appendingPathComponent("NoSuchModel.sqlite"))
