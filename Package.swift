@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CoreData", targets: ["CoreData"]),
+        .plugin(name: "CoreDataModelCompiler", targets: ["CoreDataModelCompiler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "602.0.0"),
@@ -42,6 +43,9 @@ let package = Package(
             .product(name: "OrderedCollections", package: "swift-collections"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
+        // Our model compiler, and the build-tool plugin that runs it on a target's models.
+        .executableTarget(name: "momc", dependencies: ["CoreData"]),
+        .plugin(name: "CoreDataModelCompiler", capability: .buildTool(), dependencies: ["momc"]),
         .target(name: "ExampleSupport", dependencies: ["CoreData"], path: "Examples/Support"),
         example("hitlist", folder: "HitList", resources: [.copy("Model/HitList.xcdatamodeld")]),
         example("bowties", folder: "BowTies", resources: [.copy("Model/BowTies.xcdatamodeld"), .copy("Resources/SampleData.plist")]),
@@ -50,6 +54,13 @@ let package = Package(
         example("worldcup", folder: "WorldCup", resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
         .target(name: "StressFixtures", dependencies: ["CoreData"]),
         .executableTarget(name: "CoreDataStress", dependencies: ["CoreData", "StressFixtures"]),
-        .testTarget(name: "CoreDataTests", dependencies: ["CoreData", "StressFixtures"], resources: [.copy("Fixtures")]),
+        // Compiles Model/FeedbackModel.xcdatamodeld into FeedbackModel.momd with the plugin, as
+        // an app's build would (ModelCompilerPluginTests loads it through Bundle.module).
+        .testTarget(
+            name: "CoreDataTests",
+            dependencies: ["CoreData", "StressFixtures", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures"), .copy("Model/FeedbackModel.xcdatamodeld")],
+            plugins: ["CoreDataModelCompiler"]
+        ),
     ]
 )

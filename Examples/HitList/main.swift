@@ -2,6 +2,12 @@
 import CoreData
 import ExampleSupport
 
+/// What Xcode generates for the model's `Person` (Codegen "Class Definition"); the program
+/// itself uses key-value coding only, as the chapter does.
+final class Person: NSManagedObject {
+    @Managed var name: String?
+}
+
 let usage = """
 usage: hitlist [--store PATH] [--script FILE]
 commands: add <name>, list, quit

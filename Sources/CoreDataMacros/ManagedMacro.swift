@@ -21,11 +21,26 @@ public struct ManagedMacro: AccessorMacro {
         guard binding.initializer == nil else {
             throw ManagedMacroError("@Managed properties take their default from the model, not an initial value")
         }
+        if explicitKey(of: node) == nil, let key = primitiveKey(for: identifier.trimmedDescription) {
+            // Apple's `@NSManaged var primitiveName` convention: the stored value of `name`,
+            // read and written without access or change notifications.
+            return [
+                "get { primitiveManagedValue(forKey: \(literal: key)) }",
+                "set { setPrimitiveManagedValue(newValue, forKey: \(literal: key)) }",
+            ]
+        }
         let key = explicitKey(of: node) ?? identifier.trimmedDescription
         return [
             "get { managedValue(forKey: \(literal: key)) }",
             "set { setManagedValue(newValue, forKey: \(literal: key)) }",
         ]
+    }
+
+    /// `updatedAt` for `primitiveUpdatedAt`; nil for names that do not follow the convention.
+    static func primitiveKey(for name: String) -> String? {
+        let prefix = "primitive"
+        guard name.hasPrefix(prefix), let first = name.dropFirst(prefix.count).first, first.isUppercase else { return nil }
+        return first.lowercased() + name.dropFirst(prefix.count + 1)
     }
 
     /// The key given as `@Managed("otherName")`, for a Swift name that differs from the model's.
@@ -43,5 +58,5 @@ struct ManagedMacroError: Error, CustomStringConvertible {
 
 @main
 struct CoreDataMacrosPlugin: CompilerPlugin {
-    let providingMacros: [Macro.Type] = [ManagedMacro.self]
+    let providingMacros: [Macro.Type] = [ManagedMacro.self, KeyValueCodedMacro.self]
 }

@@ -11,7 +11,7 @@ extension NSManagedObject {
         guard let rootClass = type(of: keyPath).rootType as? NSManagedObject.Type,
               let entity = ModelRegistry.shared.entity(for: rootClass) else { return nil }
         let recorder = KeyRecorder()
-        let probe = rootClass.init(entity: entity, insertInto: nil)
+        let probe = rootClass.init(_entity: entity, insertInto: nil)
         probe.keyRecorder = recorder
         _ = probe[keyPath: keyPath]
         guard !recorder.keys.isEmpty else { return nil }
@@ -27,7 +27,7 @@ extension NSManagedObject {
         guard let relationship = entity.relationshipsByName[key], !relationship.isToMany,
               let destination = relationship.destinationEntity else { return nil }
         let destinationClass = ManagedObjectClassRegistry.shared.objectClass(for: destination)
-        let probe = destinationClass.init(entity: destination, insertInto: nil)
+        let probe = destinationClass.init(_entity: destination, insertInto: nil)
         probe.keyRecorder = recorder
         return probe
     }

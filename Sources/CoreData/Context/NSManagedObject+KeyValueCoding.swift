@@ -2,13 +2,20 @@
 extension NSManagedObject {
     /// The value of a property: attributes as Foundation values (`NSNumber` for numbers and
     /// booleans), to-one relationships as the related object, to-many as `NSSet` or
-    /// `NSOrderedSet`. An unknown key returns nil and makes the next save throw.
+    /// `NSOrderedSet`. The object's own keys (`entity`, `objectID`, `isInserted`, ...) and the
+    /// subclass's `@KeyValueCoded` properties answer too; a `@KeyValueCoded` property named
+    /// like a transient attribute replaces it. An unknown key returns nil and makes the next
+    /// save throw.
     public func value(forKey key: String) -> Any? {
         ConcurrencyDebug.check(self)
         if let keyRecorder { return probeValue(forKey: key, recorder: keyRecorder) }
         guard let property = entity.propertiesByName[key] else {
+            if let reader = unmodelledReader(forKey: key) { return reader(self) }
             noteUnknownKey(key)
             return nil
+        }
+        if property.isTransient, let swiftProperty = KeyValueCodedLookup.accessor(forKey: key, in: type(of: self)) {
+            return swiftProperty.read(self)
         }
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
@@ -19,10 +26,15 @@ extension NSManagedObject {
         return primitiveValue(forKey: key)
     }
 
-    /// Sets a property, keeping inverse relationships consistent at once and recording the change.
+    /// Sets a property, keeping inverse relationships consistent at once and recording the
+    /// change. A settable `@KeyValueCoded` property is set through its setter.
     public func setValue(_ value: Any?, forKey key: String) {
         ConcurrencyDebug.check(self)
-        guard let property = entity.propertiesByName[key] else {
+        let property = entity.propertiesByName[key]
+        if property?.isTransient ?? true, let write = KeyValueCodedLookup.accessor(forKey: key, in: type(of: self))?.write {
+            return write(self, value)
+        }
+        guard let property else {
             noteUnknownKey(key)
             return
         }
@@ -58,7 +70,8 @@ extension NSManagedObject {
             // A row holds attributes, and to-one relationships as IDs: those need the object.
             if let value = row.values[key] {
                 if !(type(of: value) is NSManagedObjectID.Type) { return value }
-            } else if entity.attributesByName[key] != nil {
+            } else if let attribute = entity.attributesByName[key], !attribute.isTransient {
+                // Transient values are not in rows; a subclass may compute them.
                 return nil
             }
         }
@@ -136,7 +149,21 @@ extension NSManagedObject {
             fireFaultIfNeeded()
             if case .stored(let stored)? = values[ordinal: ordinal], let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
         }
-        let raw = value(forKey: key)
+        return typed(value(forKey: key), forKey: key)
+    }
+
+    /// The stored value for `key` as `T`, without access notifications: what a
+    /// `@Managed var primitiveName` property reads (Apple's `@NSManaged var primitiveName`).
+    public func primitiveManagedValue<T>(forKey key: String) -> T {
+        typed(primitiveValue(forKey: key), forKey: key)
+    }
+
+    /// Stores `newValue` for `key` without change notifications or change tracking.
+    public func setPrimitiveManagedValue<T>(_ newValue: T, forKey key: String) {
+        setPrimitiveValue(unwrapOptional(newValue), forKey: key)
+    }
+
+    private func typed<T>(_ raw: Any?, forKey key: String) -> T {
         if let typed = raw as? T { return typed }
         if let zero = ZeroValue.zero(of: T.self) { return zero }
         preconditionFailure("CoreData: \(entity.name ?? "").\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(T.self)")
@@ -167,14 +194,25 @@ extension NSManagedObject {
     }
 
     private func noteUnknownKey(_ key: String) {
-        deferredErrors.append(CoreDataError.make(NSManagedObjectValidationError,
-            "The entity \(entity.name ?? "") has no property named '\(key)'",
+        noteMisuse("The entity \(entity.name ?? "") has no property named '\(key)'", key: key)
+    }
+
+    /// Records a mistake made through a call that cannot throw; the next save throws it (1550).
+    func noteMisuse(_ message: String, key: String) {
+        deferredErrors.append(CoreDataError.make(NSManagedObjectValidationError, message,
             [NSValidationKeyErrorKey: key, NSValidationObjectErrorKey: self]))
     }
 }
 
 /// Zero values for the non-optional scalar types Xcode generates (`Int16`, `Bool`, `Double`...).
 enum ZeroValue {
+    /// `raw` as `T`, nil becoming zero for those types, as Xcode-generated properties read it;
+    /// nil when `raw` is of another type.
+    static func converted<T>(_ raw: Any?, to type: T.Type) -> T? {
+        if let typed = raw as? T { return typed }
+        return raw == nil ? zero(of: T.self) : nil
+    }
+
     static func zero<T>(of type: T.Type) -> T? {
         let candidates: [Any] = [Int16(0), Int32(0), Int64(0), Int(0), Double(0), Float(0), false, Decimal(0),
                                  "", Date(timeIntervalSinceReferenceDate: 0), Data(), UUID(uuid: (0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0))]

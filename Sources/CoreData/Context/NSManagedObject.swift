@@ -68,12 +68,27 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
 
     /// Creates an object of `entity`, inserting it into `context` if one is given.
-    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+    ///
+    /// The designated initialiser, as on Apple platforms: a subclass may override it (even
+    /// privately) and call `super`. Contexts make objects through `init(_entity:insertInto:)`, which every
+    /// subclass that keeps or overrides this initialiser inherits and which lands here.
+    public init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         self.objectID = NSManagedObjectID(temporaryFor: entity)
         self.values = ObjectValues(entity: entity)
         super.init()
         ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
         if let context { context.insert(self) }
+    }
+
+    /// Makes an object of this class through `init(entity:insertInto:)` and its overrides: how
+    /// the framework instantiates a class it holds only as a metatype. Not for apps.
+    ///
+    /// Swift calls an initialiser on a metatype only if it is `required`; a required
+    /// *convenience* initialiser is inherited by every subclass that overrides or inherits the
+    /// designated one, so `init(entity:insertInto:)` itself need not be required and subclasses
+    /// write `override init` (or `private override init`) as they do on Apple platforms.
+    public required convenience init(_entity entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        self.init(entity: entity, insertInto: context)
     }
 
     /// Creates an object of the entity whose class is this subclass, inserted into `context`.

@@ -102,7 +102,7 @@ extension NSManagedObjectContext {
             let scratch = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
             scratch.persistentStoreCoordinator = persistentStoreCoordinator
             while true {
-                let object = ManagedObjectClassRegistry.shared.objectClass(for: entity).init(entity: entity, insertInto: scratch)
+                let object = ManagedObjectClassRegistry.shared.objectClass(for: entity).init(_entity: entity, insertInto: scratch)
                 if handler(object) { break }
                 dictionaries.append(object.dictionaryWithValues(forKeys: Array(entity.attributesByName.keys)).filter { !($0.value is NSNull) })
             }

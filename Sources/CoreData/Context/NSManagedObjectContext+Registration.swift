@@ -56,7 +56,7 @@ extension NSManagedObjectContext {
         adoptPendingPermanentIDs()
         if let object = registered[objectID] { return object }
         let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
-        let object = objectClass.init(entity: objectID.entity, insertInto: nil)
+        let object = objectClass.init(_entity: objectID.entity, insertInto: nil)
         object.objectID = objectID
         object.managedObjectContext = self
         object.faultFlag = true

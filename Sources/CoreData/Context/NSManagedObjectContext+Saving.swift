@@ -154,7 +154,7 @@ extension NSManagedObjectContext {
             var created: [(NSManagedObject, RowSnapshot, [String: [NSManagedObjectID]])] = []
             for (objectID, row, toMany) in insertedRows {
                 let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
-                let object = objectClass.init(entity: objectID.entity, insertInto: nil)
+                let object = objectClass.init(_entity: objectID.entity, insertInto: nil)
                 object.objectID = objectID
                 parent.insert(object)
                 created.append((object, row, toMany))

@@ -15,32 +15,32 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// One SQLite store at `defaultDirectoryURL()/<name>.sqlite` unless changed before loading.
     public var persistentStoreDescriptions: [NSPersistentStoreDescription]
     /// Why `init(name:)` found no model, reported by `loadPersistentStores`.
-    private let modelLookupError: NSError?
+    private var modelLookupError: NSError?
 
-    /// A container for the model `<name>.xcdatamodeld` found next to the program (its bundle,
-    /// SwiftPM resource bundles, or the current directory).
+    /// A container for the model `<name>.xcdatamodeld` (or its compiled `<name>.momd`) found
+    /// next to the program (its bundle, SwiftPM resource bundles, or the current directory).
     public convenience init(name: String) {
         guard let url = ModelBundleLocator.modelURL(named: name) else {
-            self.init(name: name, managedObjectModel: NSManagedObjectModel(), lookupError: CoreDataError.make(
-                NSPersistentStoreOpenError, "No model named '\(name).xcdatamodeld' was found next to the program or in the current directory"))
+            self.init(name: name, managedObjectModel: NSManagedObjectModel())
+            modelLookupError = CoreDataError.make(NSPersistentStoreOpenError,
+                "No model named '\(name).xcdatamodeld' or '\(name).momd' was found next to the program or in the current directory")
             return
         }
         do {
-            self.init(name: name, managedObjectModel: try NSManagedObjectModel.load(contentsOf: url), lookupError: nil)
+            self.init(name: name, managedObjectModel: try NSManagedObjectModel.load(contentsOf: url))
         } catch {
             // A model that exists but cannot be read is reported with its file and line.
-            self.init(name: name, managedObjectModel: NSManagedObjectModel(), lookupError: error as NSError)
+            self.init(name: name, managedObjectModel: NSManagedObjectModel())
+            modelLookupError = error as NSError
         }
     }
 
-    public convenience init(name: String, managedObjectModel model: NSManagedObjectModel) {
-        self.init(name: name, managedObjectModel: model, lookupError: nil)
-    }
-
-    private init(name: String, managedObjectModel model: NSManagedObjectModel, lookupError: NSError?) {
+    /// The designated initialiser, as on Apple platforms: a subclass that declares no
+    /// initialiser of its own inherits it and `init(name:)`, and its `defaultDirectoryURL()`
+    /// override places the default store.
+    public init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.name = name
         self.managedObjectModel = model
-        self.modelLookupError = lookupError
         self.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         self.persistentStoreDescriptions = [NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))]
         super.init()

@@ -114,7 +114,7 @@ extension NSManagedObjectContext {
             : [fetch.entity]
         for entity in entities {
             let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: entity)
-            guard objectClass.init(entity: entity, insertInto: nil) is T else {
+            guard objectClass.init(_entity: entity, insertInto: nil) is T else {
                 throw CoreDataError.misuse("The fetch request for \(fetch.entity.name ?? "") produces \(objectClass) objects for \(entity.name ?? ""), not \(T.self)")
             }
         }

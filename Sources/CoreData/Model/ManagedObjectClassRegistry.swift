@@ -1,15 +1,27 @@
+import Logging
+
 /// Maps an entity's `managedObjectClassName` to a Swift class.
 ///
-/// Linux has no Objective-C runtime to look classes up by bare name, so a subclass is found
-/// by `NSClassFromString` with a module prefix, or from this registry, which every subclass
-/// joins the first time it is instantiated or named in a typed fetch request.
+/// Linux has no Objective-C runtime to look classes up by bare name, so a name is resolved
+/// once: from the classes already used (every subclass joins the first time it is
+/// instantiated or named in a typed fetch request), by `NSClassFromString` for a
+/// module-qualified name, and otherwise by searching every class the loaded images declare
+/// (`LoadedClassSearch`), so "Book" finds a subclass in a library or a test bundle before
+/// anything has used it. The answer, a miss included, is remembered.
 final class ManagedObjectClassRegistry: Sendable {
     static let shared = ManagedObjectClassRegistry()
 
+    /// Where a name no class answers is reported, once per name.
+    private let logger: Logger
+
+    init(logger: Logger = Logger(label: "CoreData")) {
+        self.logger = logger
+    }
+
     // Read on every object's creation, from every context's queue at once; written once per
-    // class: read-mostly tables, so readers take no lock.
+    // class or name: read-mostly tables, so readers take no lock. A name no class answers maps
+    // to `NSManagedObject`.
     private let classesByName = ReadMostly<[String: NSManagedObject.Type]>([:])
-    private let modulesSeen = Locked<Set<String>>([ProcessInfo.processInfo.processName])
     /// Classes already registered: every object's initialiser calls `register`, so the common
     /// case must not format type names.
     private let known = ReadMostly<Set<ObjectIdentifier>>([])
@@ -21,26 +33,36 @@ final class ManagedObjectClassRegistry: Sendable {
         let qualified = String(reflecting: objectClass)
         let bare = String(describing: objectClass)
         classesByName.update { classes in
-            if classes[bare] == nil { classes[bare] = objectClass }
+            if classes[bare] == nil || classes[bare] == NSManagedObject.self { classes[bare] = objectClass }
             classes[qualified] = objectClass
-        }
-        if let module = qualified.split(separator: ".").first, qualified.contains(".") {
-            modulesSeen.withLock { _ = $0.insert(String(module)) }
         }
     }
 
     /// The class to instantiate for `entity`, falling back to `NSManagedObject`.
     func objectClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
         let name = entity.managedObjectClassName ?? "NSManagedObject"
-        if name == "NSManagedObject" { return NSManagedObject.self }
+        if name == "NSManagedObject" || name.isEmpty { return NSManagedObject.self }
         if let found = classesByName.value[name] { return found }
-        let candidates = [name] + modulesSeen.withLock { Array($0) }.map { "\($0).\(name)" }
-        for candidate in candidates {
-            if let found = NSClassFromString(candidate) as? NSManagedObject.Type {
-                register(found)
-                return found
-            }
+        let found = search(name)
+        let isFirstAnswer = classesByName.update { classes in
+            guard classes[name] == nil else { return false }
+            classes[name] = found ?? NSManagedObject.self
+            return true
         }
-        return NSManagedObject.self
+        if let found {
+            register(found)
+        } else if isFirstAnswer {
+            logger.warning("No NSManagedObject subclass named '\(name)' is loaded; objects of entity '\(entity.name ?? "")' are plain NSManagedObjects")
+        }
+        return classesByName.value[name] ?? NSManagedObject.self
+    }
+
+    private func search(_ name: String) -> NSManagedObject.Type? {
+        if let found = NSClassFromString(name) as? NSManagedObject.Type { return found }
+        let matches = LoadedClassSearch.classes(named: name).compactMap { $0 as? NSManagedObject.Type }
+        if matches.count > 1 {
+            logger.warning("Several NSManagedObject subclasses are named '\(name)' (\(matches.map { String(reflecting: $0) }.joined(separator: ", "))); using \(String(reflecting: matches[0])). Give the entity a module-qualified class name to choose.")
+        }
+        return matches.first
     }
 }

@@ -1,12 +1,13 @@
 /// Finds data model files where SwiftPM and Xcode put them.
 ///
 /// On Linux a package's resources are copied into `<Package>_<Target>.resources` folders next
-/// to the executable (Xcode and SwiftPM on macOS use `.bundle`, with `Contents/Resources`), and
-/// Linux has no `momc`, so the model arrives as the `.xcdatamodeld` source folder rather than a
-/// compiled `.momd`. The search stays shallow: those folders, never a whole tree.
+/// to the executable (Xcode and SwiftPM on macOS use `.bundle`, with `Contents/Resources`). The
+/// model arrives compiled as `.momd` when the target uses the `CoreDataModelCompiler` plugin,
+/// or as the `.xcdatamodeld` source folder when it copies it. The search stays shallow: those
+/// folders, never a whole tree.
 enum ModelBundleLocator {
-    /// Folder extensions that hold a model, most useful first: a source model can be read here,
-    /// a compiled `.momd` cannot (it is still listed so loading it reports why).
+    /// Folder extensions that hold a model, in the order a name is looked for when a folder
+    /// holds several forms of it (a target that copies its source and compiles it too).
     static let modelExtensions = ["xcdatamodeld", "xcdatamodel", "momd"]
 
     /// Every model in `directory`, its `Resources/` and `Contents/Resources/` folders, and the

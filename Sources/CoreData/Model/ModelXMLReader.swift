@@ -1,10 +1,11 @@
 /// Reads the `contents` XML file Xcode writes for a data model (inside `Name.xcdatamodel`).
 ///
-/// Apple compiles that file into a binary `.mom` with `momc`; Linux has no `momc`, so the
-/// package reads the source file directly, as `NSManagedObjectModel(contentsOf:)` does.
+/// Apple compiles that file into a binary `.mom` with `momc`; this package's `momc` (run by
+/// the `CoreDataModelCompiler` build-tool plugin) stores the checked element tree instead
+/// (`CompiledModel`), and both forms are built into descriptions here.
 /// The reader checks what `momc` would reject (unknown types, dangling entity names, bad
-/// numbers) so a broken model fails where it is loaded, naming the file and line, instead of
-/// at the first fetch.
+/// numbers) so a broken model fails where it is compiled or loaded, naming the file and line,
+/// instead of at the first fetch.
 ///
 /// For example:
 /// ```swift
@@ -28,6 +29,17 @@ struct ModelXMLReader {
 
     /// Reads and parses the file at `fileURL`; errors are `NSError`s naming the file and line.
     static func read(contentsOf fileURL: URL) throws -> Contents {
+        try read(contentsOf: fileURL, as: ModelXMLTreeBuilder.parse)
+    }
+
+    /// Reads the file at `fileURL` into an element tree with `parse` (XML source, or a compiled
+    /// model) and builds its contents; errors are `NSError`s naming the file and line.
+    static func read(contentsOf fileURL: URL, as parse: (Data) throws(ModelXMLError) -> ModelXMLElement) throws -> Contents {
+        try contents(of: try tree(contentsOf: fileURL, as: parse), in: fileURL)
+    }
+
+    /// The element tree of the file at `fileURL`, read with `parse`.
+    static func tree(contentsOf fileURL: URL, as parse: (Data) throws(ModelXMLError) -> ModelXMLElement) throws -> ModelXMLElement {
         let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= maximumFileSize else {
             throw loadError(code: CocoaError.fileReadTooLarge.rawValue, file: fileURL, line: nil,
@@ -42,11 +54,23 @@ struct ModelXMLReader {
             let code = nsError.domain == NSCocoaErrorDomain ? nsError.code : CocoaError.fileReadUnknown.rawValue
             throw loadError(code: code, file: fileURL, line: nil, problem: "the file cannot be read", underlying: error)
         }
+        guard data.count <= maximumFileSize else {
+            throw loadError(code: CocoaError.fileReadTooLarge.rawValue, file: fileURL, line: nil,
+                            problem: "the file is larger than \(maximumFileSize) bytes")
+        }
         do {
-            return try read(data)
+            return try parse(data)
         } catch {
-            throw loadError(code: CocoaError.fileReadCorruptFile.rawValue, file: fileURL,
-                            line: error.line, problem: error.problem)
+            throw loadError(code: CocoaError.fileReadCorruptFile.rawValue, file: fileURL, line: error.line, problem: error.problem)
+        }
+    }
+
+    /// The descriptions `root`, read from `fileURL`, describes.
+    static func contents(of root: ModelXMLElement, in fileURL: URL) throws -> Contents {
+        do {
+            return try contents(of: root)
+        } catch {
+            throw loadError(code: CocoaError.fileReadCorruptFile.rawValue, file: fileURL, line: error.line, problem: error.problem)
         }
     }
 
@@ -55,8 +79,12 @@ struct ModelXMLReader {
         guard data.count <= maximumFileSize else {
             throw ModelXMLError(line: nil, "the file is larger than \(maximumFileSize) bytes")
         }
-        let root = try ModelXMLTreeBuilder.parse(data)
-        return try ModelXMLReader(root: root).contents()
+        return try contents(of: ModelXMLTreeBuilder.parse(data))
+    }
+
+    /// Builds the descriptions an element tree (parsed or decoded) describes.
+    static func contents(of root: ModelXMLElement) throws(ModelXMLError) -> Contents {
+        try ModelXMLReader(root: root).contents()
     }
 
     /// The error every load failure becomes: Cocoa's domain, a readable message, the file.

@@ -144,7 +144,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
             preconditionFailure("CoreData: no entity named '\(entityName)' in the context's model")
         }
         let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: entity)
-        return objectClass.init(entity: entity, insertInto: context)
+        return objectClass.init(_entity: entity, insertInto: context)
     }
 
     /// A detached copy (without sub/superentity links) for building a merged model.

@@ -79,6 +79,11 @@ enum KeyPathReader {
     private static func read(_ key: String, of object: Any, remaining: ArraySlice<String>) throws -> Value {
         if let entity = (object as? NSManagedObject)?.entity ?? (object as? EntityDescribing)?.describedEntity {
             guard let property = entity.propertiesByName[key] else {
+                // The object's own keys (`entity`, `objectID`, ...) and `@KeyValueCoded` properties.
+                if let object = object as? NSManagedObject, let reader = object.unmodelledReader(forKey: key) {
+                    return Value(reader(object))
+                }
+                if key == "entity" { return .single(entity) }
                 throw PredicateError.semantic("keypath \(key) not found in entity \(entity.name ?? "?")")
             }
             let raw = (object as? KeyValueReadable)?.readValue(forKey: key)

@@ -154,12 +154,22 @@ import Testing
         #expect(throws: (any Error).self) { try NSManagedObjectModel.load(contentsOf: model) }
     }
 
-    @Test func compiledModelsAreRefusedWithAnExplanation() throws {
+    @Test func compiledModelFolderWithoutVersionsIsRefusedWithAnExplanation() throws {
         let momd = try ModelFiles.temporaryFolder().appendingPathComponent("App.momd")
         try FileManager.default.createDirectory(at: momd, withIntermediateDirectories: true)
         #expect {
             try NSManagedObjectModel.load(contentsOf: momd)
-        } throws: { ($0 as NSError).localizedDescription.contains("ship the .xcdatamodeld") }
+        } throws: { ($0 as NSError).localizedDescription.contains("holds no .mom version") }
+    }
+
+    @Test func compiledModelOfAnotherCompilerIsRefusedWithAnExplanation() throws {
+        let mom = try ModelFiles.temporaryFolder().appendingPathComponent("App.mom")
+        let foreign = try PropertyListSerialization.data(fromPropertyList: ["NSManagedObjectModel_VersionHashes": [:]], format: .binary, options: 0)
+        try foreign.write(to: mom)
+        #expect(NSManagedObjectModel(contentsOf: mom) == nil)
+        #expect {
+            try NSManagedObjectModel.load(contentsOf: mom)
+        } throws: { ($0 as NSError).code == 259 && ($0 as NSError).localizedDescription.contains("not a compiled model") }
     }
 
     private func makeBundle(versions: [String], current: String?) throws -> URL {

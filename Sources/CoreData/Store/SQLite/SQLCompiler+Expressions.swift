@@ -56,6 +56,11 @@ extension SQLCompiler {
         case .data(let data): (kind, binding) = (.data, .blob(Array(data)))
         case .uuid(let uuid): (kind, binding) = (.uuid, .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) }))
         case .url(let url): (kind, binding) = (.url, .text(url.absoluteString))
+        case .object(let opaque) where opaque.value is NSEntityDescription:
+            // Matched by name in this statement's model, which may be another load of the same file.
+            let name = (opaque.value as? NSEntityDescription)?.name
+            let number = name.flatMap { entity.managedObjectModel?.entitiesByName[$0]?.entityNumber }
+            (kind, binding) = (.entity, number.map { .integer(Int64($0)) } ?? .null)
         case .object(let opaque):
             guard let objectID = ValueComparison.objectID(of: opaque.value) else {
                 // Not a managed object: it can equal nothing stored.

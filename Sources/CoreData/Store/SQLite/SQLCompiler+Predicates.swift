@@ -187,7 +187,7 @@ extension SQLCompiler {
     }
 
     private func isUnsavedObject(_ operand: SQLOperand) -> Bool {
-        guard let constant = operand.constant, case .object = constant else { return false }
+        guard case .object = operand.kind, let constant = operand.constant else { return false }
         return objectPrimaryKey(constant) == nil
     }
 

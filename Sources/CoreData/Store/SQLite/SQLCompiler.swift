@@ -122,6 +122,10 @@ final class SQLCompiler {
                 }
                 throw PredicateError.semantic("keypath \(components.joined(separator: ".")): \(key) is not a relationship")
             }
+            if key == "entity", isLast, entity.propertiesByName[key] == nil {
+                // NSManagedObject's own `entity` key: the row's entity number.
+                return .scalar(SQLOperand(sql: "\(alias).\(SQLiteSchema.entityColumn)", kind: .entity))
+            }
             guard let relationship = entity.relationshipsByName[key], let destination = relationship.destinationEntity else {
                 throw PredicateError.semantic("keypath \(components.joined(separator: ".")) not found in entity \(entity.name ?? "?")")
             }
@@ -190,6 +194,8 @@ struct SQLOperand {
         case null, number, string, date, data, uuid, url
         /// A row of (a subentity of) this entity, as its primary key.
         case object(NSEntityDescription)
+        /// An entity, as its number in the Z_ENT column (`entity == %@`).
+        case entity
 
         init(attribute: NSAttributeDescription) throws {
             switch attribute.attributeType {
@@ -207,7 +213,8 @@ struct SQLOperand {
 
         static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch (lhs, rhs) {
-            case (.null, .null), (.number, .number), (.string, .string), (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url): true
+            case (.null, .null), (.number, .number), (.string, .string), (.date, .date), (.data, .data), (.uuid, .uuid), (.url, .url),
+                 (.entity, .entity): true
             case (.object(let left), .object(let right)): left.rootEntity.name == right.rootEntity.name
             default: false
             }

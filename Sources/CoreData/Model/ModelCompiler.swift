@@ -1,0 +1,63 @@
+/// Compiles Xcode's source models into the form apps ship, as Xcode's `momc` does: the engine
+/// of the `momc` tool that the `CoreDataModelCompiler` build-tool plugin runs. Not for apps.
+///
+/// For example:
+/// ```swift
+/// try ModelCompiler.compile(URL(fileURLWithPath: "Model.xcdatamodeld"), into: URL(fileURLWithPath: "Model.momd"))
+/// ```
+@_spi(ModelCompiler)
+public enum ModelCompiler {
+    /// Compiles `source` into `destination`: a `.xcdatamodeld` into a `.momd` folder holding one
+    /// `.mom` per version and `VersionInfo.plist`, or one `.xcdatamodel` into a `.mom` file.
+    /// Every version is read in full first, so a broken model fails the build with its file
+    /// and line (an `NSError` in `NSCocoaErrorDomain`), and nothing is written.
+    public static func compile(_ source: URL, into destination: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ModelXMLReader.loadError(code: CocoaError.fileReadNoSuchFile.rawValue, file: source, line: nil,
+                                           problem: "no such model folder")
+        }
+        guard source.pathExtension == "xcdatamodeld" else {
+            let compiled = try compileVersion(source)
+            try replace(destination) { try compiled.data.write(to: destination) }
+            return
+        }
+        let current = try NSManagedObjectModel.currentVersionURL(in: source)
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: source.path)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+        var files: [(name: String, data: Data)] = []
+        var hashes: [String: [String: Data]] = [:]
+        for version in versions {
+            let name = String(version.dropLast(".xcdatamodel".count))
+            let compiled = try compileVersion(source.appendingPathComponent(version, isDirectory: true))
+            files.append((name + ".mom", compiled.data))
+            hashes[name] = compiled.hashes
+        }
+        let info: [String: Any] = [
+            CompiledModel.currentVersionKey: current.deletingPathExtension().lastPathComponent,
+            CompiledModel.versionHashesKey: hashes,
+        ]
+        files.append((CompiledModel.versionInfoFileName,
+                      try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)))
+        try replace(destination) {
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            for file in files { try file.data.write(to: destination.appendingPathComponent(file.name)) }
+        }
+    }
+
+    /// One version's compiled file and its entities' version hashes.
+    private static func compileVersion(_ version: URL) throws -> (data: Data, hashes: [String: Data]) {
+        let contentsURL = try NSManagedObjectModel.modelFileURL(for: version)
+        let root = try ModelXMLReader.tree(contentsOf: contentsURL, as: ModelXMLTreeBuilder.parse)
+        let contents = try ModelXMLReader.contents(of: root, in: contentsURL)
+        return (try CompiledModel.encode(root), NSManagedObjectModel(entities: contents.entities).entityVersionHashesByName)
+    }
+
+    /// Removes what `destination` holds, then writes it anew.
+    private static func replace(_ destination: URL, write: () throws -> Void) throws {
+        if FileManager.default.fileExists(atPath: destination.path) {
+            try FileManager.default.removeItem(at: destination)
+        }
+        try write()
+    }
+}
