@@ -134,6 +134,9 @@ extension NSManagedObject {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         values[key] = value
+        // Not a change by itself; the `didChangeValue(forKey:)` that follows in a hand-written
+        // setter records it.
+        if entity.propertiesByName[key] != nil { primitivelyChangedKeys.insert(key) }
     }
 
     // MARK: Typed access used by `@Managed` properties

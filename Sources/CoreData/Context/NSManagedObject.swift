@@ -60,6 +60,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         set { ensureBookkeeping().keyRecorder = newValue }
     }
 
+    /// Properties set through the primitive setter and not yet announced by `didChangeValue`.
+    var primitivelyChangedKeys: Set<String> {
+        get { bookkeeping?.primitivelyChangedKeys ?? [] }
+        _modify { yield &ensureBookkeeping().primitivelyChangedKeys }
+    }
+
     private func ensureBookkeeping() -> ObjectBookkeeping {
         if let bookkeeping { return bookkeeping }
         let created = ObjectBookkeeping()
@@ -203,7 +209,13 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open func willAccessValue(forKey key: String?) {}
     open func didAccessValue(forKey key: String?) {}
     open func willChangeValue(forKey key: String) {}
-    open func didChangeValue(forKey key: String) {}
+
+    /// Records the change of a property set through `setPrimitiveValue(_:forKey:)` since its
+    /// `willChangeValue(forKey:)`: Apple's pattern for a hand-written setter. Overrides call
+    /// super, as on Apple platforms.
+    open func didChangeValue(forKey key: String) {
+        if bookkeeping?.primitivelyChangedKeys.remove(key) != nil { noteChange(key) }
+    }
 
     // MARK: Validation, overridable; call super to keep the model's rules
 

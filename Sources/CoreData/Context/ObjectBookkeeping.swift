@@ -6,4 +6,7 @@ final class ObjectBookkeeping {
     var deferredErrors: [NSError] = []
     var insertionSerial: UInt64 = 0
     var keyRecorder: KeyRecorder?
+    /// Properties set through `setPrimitiveValue(_:forKey:)` whose `didChangeValue(forKey:)`
+    /// has not come yet.
+    var primitivelyChangedKeys: Set<String> = []
 }
