@@ -17,6 +17,9 @@ extension NSManagedObject {
         if property.isTransient, let swiftProperty = KeyValueCodedLookup.accessor(forKey: key, in: type(of: self)) {
             return swiftProperty.read(self)
         }
+        if property.isTransient, let fetched = property as? NSFetchedPropertyDescription {
+            return fetchedPropertyValue(fetched)
+        }
         willAccessValue(forKey: key)
         defer { didAccessValue(forKey: key) }
         if let relationship = property as? NSRelationshipDescription, relationship.isToMany {

@@ -66,6 +66,17 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         _modify { yield &ensureBookkeeping().primitivelyChangedKeys }
     }
 
+    /// Fetched property results kept until the object turns into a fault.
+    var fetchedPropertyResults: [String: [Any]] {
+        get { bookkeeping?.fetchedPropertyResults ?? [:] }
+        _modify { yield &ensureBookkeeping().fetchedPropertyResults }
+    }
+
+    /// Drops fetched property results (a refresh), allocating nothing for objects that have none.
+    func forgetFetchedPropertyResults() {
+        bookkeeping?.fetchedPropertyResults.removeAll()
+    }
+
     private func ensureBookkeeping() -> ObjectBookkeeping {
         if let bookkeeping { return bookkeeping }
         let created = ObjectBookkeeping()

@@ -58,6 +58,8 @@ extension NSManagedObjectContext {
             rowCache.removeValue(forKey: object.objectID)
             // A refresh reads the store again, not what this coordinator read before.
             persistentStoreCoordinator?.rowCache.remove(CollectionOfOne(object.objectID))
+            // Fetched properties are fetched again after any refresh.
+            object.forgetFetchedPropertyResults()
             guard flag, object.hasChanges else {
                 changedSet.remove(object)
                 object.turnIntoFault()

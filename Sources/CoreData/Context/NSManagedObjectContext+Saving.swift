@@ -21,6 +21,7 @@ extension NSManagedObjectContext {
             for object in inserted + updated + deleted { object.willSave() }
             // willSave may change more objects.
             processPendingChanges()
+            if parent == nil { updateDerivedAttributes() }
             try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
             if let parent {
                 try push(into: parent)

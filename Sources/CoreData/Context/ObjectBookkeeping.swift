@@ -9,4 +9,6 @@ final class ObjectBookkeeping {
     /// Properties set through `setPrimitiveValue(_:forKey:)` whose `didChangeValue(forKey:)`
     /// has not come yet.
     var primitivelyChangedKeys: Set<String> = []
+    /// Results of fetched properties read since the object was last refreshed.
+    var fetchedPropertyResults: [String: [Any]] = [:]
 }

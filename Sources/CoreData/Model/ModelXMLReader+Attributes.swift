@@ -19,9 +19,20 @@ extension ModelXMLReader {
     ]
 
     func buildAttribute(_ element: ModelXMLElement, entityName: String) throws(ModelXMLError) -> NSAttributeDescription {
-        let attribute = NSAttributeDescription()
+        let derived = element.flag("derived") ? NSDerivedAttributeDescription() : nil
+        let attribute = derived ?? NSAttributeDescription()
         try applyCommonSettings(of: element, to: attribute, kind: "attribute")
         let place = "attribute '\(entityName).\(attribute.name)'"
+        if let derived {
+            guard let text = element["derivationExpression"], !text.isEmpty else {
+                throw ModelXMLError(line: element.line, "\(place) is derived but has no derivationExpression")
+            }
+            let expression = NSExpression(format: text)
+            if let problem = expression.parseError {
+                throw ModelXMLError(line: element.line, "\(place) has a derivationExpression that does not parse: \(problem.localizedDescription)")
+            }
+            derived.derivationExpression = expression
+        }
         guard let typeName = element["attributeType"] else {
             throw ModelXMLError(line: element.line, "\(place) has no attributeType")
         }

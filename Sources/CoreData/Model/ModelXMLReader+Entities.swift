@@ -30,11 +30,27 @@ extension ModelXMLReader {
             byName[name] = draft
         }
         try linkInheritance(drafts, byName: byName)
+        let entitiesByName = byName.mapValues(\.entity)
         for draft in drafts {
             try checkRelationships(of: draft, byName: byName)
+            try resolveFetchedProperties(of: draft, entitiesByName: entitiesByName)
             try draft.entity.uniquenessConstraints = uniquenessConstraints(of: draft)
         }
         return drafts
+    }
+
+    /// A fetched property's request names an entity that may come later in the file, so it is
+    /// read once every entity exists.
+    private func resolveFetchedProperties(of draft: EntityDraft, entitiesByName: [String: NSEntityDescription]) throws(ModelXMLError) {
+        for element in draft.element.children(named: "fetchedProperty") {
+            let name = element["name"] ?? ""
+            let place = "fetched property '\(draft.entity.name ?? "").\(name)'"
+            guard let property = draft.entity.propertiesByName[name] as? NSFetchedPropertyDescription else { continue }
+            guard let requestElement = element.children(named: "fetchRequest").first else {
+                throw ModelXMLError(line: element.line, "\(place) has no fetchRequest")
+            }
+            property.fetchRequest = try fetchRequest(requestElement, place: place, entitiesByName: entitiesByName)
+        }
     }
 
     /// Apple instantiates `NSManagedObject` when no class is named. Xcode writes a leading dot
@@ -51,10 +67,13 @@ extension ModelXMLReader {
         var properties: [NSPropertyDescription] = []
         var relationships: [(relationship: NSRelationshipDescription, line: Int)] = []
         var names = Set<String>()
-        for element in entity.children where element.name == "attribute" || element.name == "relationship" {
+        for element in entity.children where ["attribute", "relationship", "fetchedProperty"].contains(element.name) {
             let property: NSPropertyDescription
             if element.name == "attribute" {
                 property = try buildAttribute(element, entityName: entityName)
+            } else if element.name == "fetchedProperty" {
+                property = NSFetchedPropertyDescription()
+                try applyCommonSettings(of: element, to: property, kind: "fetched property")
             } else {
                 let relationship = try buildRelationship(element, entityName: entityName)
                 relationships.append((relationship, element.line))

@@ -26,12 +26,17 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     override func copyProperty() -> NSPropertyDescription {
         let copy = NSAttributeDescription()
+        copyAttribute(into: copy)
+        return copy
+    }
+
+    /// Copies what every attribute has, for subclasses' `copyProperty`.
+    func copyAttribute(into copy: NSAttributeDescription) {
         copyCommon(into: copy)
         copy.attributeType = attributeType
         copy.defaultValue = defaultValue
         copy.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         copy.valueTransformerName = valueTransformerName
         copy.attributeValueClassName = attributeValueClassName
-        return copy
     }
 }

@@ -96,6 +96,8 @@ extension NSPropertyDescription {
             check("external storage", attribute.allowsExternalBinaryDataStorage, otherAttribute.allowsExternalBinaryDataStorage)
             check("transformer", attribute.valueTransformerName ?? "-", otherAttribute.valueTransformerName ?? "-")
             check("value class", attribute.attributeValueClassName ?? "-", otherAttribute.attributeValueClassName ?? "-")
+            check("derivation", (attribute as? NSDerivedAttributeDescription)?.derivationExpression?.description ?? "-",
+                  (otherAttribute as? NSDerivedAttributeDescription)?.derivationExpression?.description ?? "-")
             if !Self.valuesEqual(attribute.defaultValue, otherAttribute.defaultValue) {
                 differences.append("\(place): default \(attribute.defaultValue ?? "nil") != \(otherAttribute.defaultValue ?? "nil")")
             }

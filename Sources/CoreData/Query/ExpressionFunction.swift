@@ -11,6 +11,7 @@ enum ExpressionFunction: String, CaseIterable {
     case now = "now"
     case add = "add:to:", subtract = "from:subtract:", multiply = "multiply:by:", divide = "divide:by:"
     case modulus = "modulus:by:", power = "raise:toPower:"
+    case lowercase = "lowercase:", uppercase = "uppercase:", canonical = "canonical:"
 
     var selector: String { rawValue }
 
@@ -54,6 +55,7 @@ enum ExpressionFunction: String, CaseIterable {
         case .now: argumentCount == 0
         case .add, .subtract, .multiply, .divide, .modulus, .power: argumentCount == 2
         case .abs, .sqrt, .log, .ln, .exp, .floor, .ceiling, .trunc: argumentCount == 1
+        case .lowercase, .uppercase, .canonical: argumentCount == 1
         default: argumentCount >= 1
         }
     }
@@ -74,6 +76,7 @@ extension ExpressionFunction {
         }
         if self == .now { return .scalar(.date(Date())) }
         if values.contains(.null) { return .scalar(.null) }
+        if let text = try textFunction(values) { return .scalar(.string(text)) }
         let numbers = try values.map { value -> NumericValue in
             guard let number = NumericValue(value) else {
                 throw PredicateError.semantic("\(selector) needs numbers")
@@ -81,6 +84,20 @@ extension ExpressionFunction {
             return number
         }
         return .scalar(arithmetic(numbers))
+    }
+
+    /// The string functions (derived attributes use them to keep a folded copy of a name);
+    /// nil for the other functions.
+    private func textFunction(_ values: [ConstantValue]) throws -> String? {
+        let transform: (String) -> String
+        switch self {
+        case .lowercase: transform = { $0.lowercased() }
+        case .uppercase: transform = { $0.uppercased() }
+        case .canonical: transform = { StringMatching.fold($0, [.caseInsensitive, .diacriticInsensitive]) }
+        default: return nil
+        }
+        guard case .string(let text) = values[0] else { throw PredicateError.semantic("\(selector) needs a string") }
+        return transform(text)
     }
 
     private func arithmetic(_ numbers: [NumericValue]) -> ConstantValue {

@@ -380,7 +380,7 @@ struct PredicateParser {
     }
 
     private mutating func parseFunctionCall(_ name: String, at position: Int) throws -> ExpressionNode {
-        guard let function = ExpressionFunction(formatName: name) else {
+        guard let function = name.hasSuffix(":") ? ExpressionFunction(selector: name) : ExpressionFunction(formatName: name) else {
             throw error("unknown function '\(name)'", at: position)
         }
         let arguments = try parseArguments()

@@ -24,6 +24,12 @@ enum PredicateSubstitution {
             let replaced = try substitute(base, variables, bound: bound)
             // `$x.name` with `$x` now a key path collapses to one key path, as if written so.
             if case .keyPath(let innerBase, let inner) = replaced { return .keyPath(base: innerBase, components: inner + components) }
+            // `$FETCH_SOURCE.genre` with an object bound: the path's value is known now, and a
+            // store can bind a value where it cannot follow a path from a constant.
+            if case .constant = replaced {
+                let value = try PredicateEvaluator.evaluate(.keyPath(base: replaced, components: components), nil)
+                return try PredicateParser.expression(forArgument: value ?? NSNull(), depth: 0)
+            }
             return .keyPath(base: replaced, components: components)
         case .aggregate(let items): return .aggregate(try items.map { try substitute($0, variables, bound: bound) })
         case .function(let name, let arguments): return .function(name, try arguments.map { try substitute($0, variables, bound: bound) })

@@ -114,6 +114,12 @@ struct PredicateTokenizer {
         }
         if Self.isIdentifierStart(scalar) {
             let word = readIdentifier()
+            // `canonical:(name)`: a function named by its one-part selector, as Xcode writes
+            // derivation expressions.
+            if peek() == ":", peek(1) == "(" {
+                index += 1
+                return PredicateToken(kind: .identifier(word + ":"), position: start)
+            }
             let upper = word.uppercased()
             if Self.keywords.contains(upper) { return PredicateToken(kind: .keyword(upper), position: start) }
             return PredicateToken(kind: .identifier(word), position: start)
