@@ -8,6 +8,6 @@ extension NSManagedObjectContext {
     func dictionaryResults<T>(for request: NSFetchRequest<T>, fetch: StoreFetch) throws -> [NSDictionary] {
         let dictionaryFetch = try DictionaryFetch(request: request, fetch: fetch)
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchDictionaries(dictionaryFetch, for: self)
+        return try readingQueryGeneration { try coordinator.store(for: fetch.entity).fetchDictionaries(dictionaryFetch, for: self) }
     }
 }

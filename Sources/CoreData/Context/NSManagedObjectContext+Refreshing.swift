@@ -35,6 +35,7 @@ extension NSManagedObjectContext {
             registered = [:]
             forgetPendingChanges()
             rowCache = [:]
+            advanceQueryGeneration()
             postObjectsDidChange(inserted: [], updated: [], deleted: [], invalidatedAll: true)
         }
     }
@@ -88,6 +89,7 @@ extension NSManagedObjectContext {
             let saver = (notification.object as? NSManagedObjectContext)?.persistentStoreCoordinator
             let userInfo = notification.userInfo ?? [:]
             if saver !== persistentStoreCoordinator { forgetCachedRows(named: userInfo) }
+            advanceQueryGeneration()
             mergeChanges(fromObjectIDs: userInfo)
         }
     }

@@ -27,6 +27,7 @@ extension NSManagedObjectContext {
                 try push(into: parent)
             } else {
                 try writeToStore()
+                advanceQueryGeneration()
             }
         }
     }

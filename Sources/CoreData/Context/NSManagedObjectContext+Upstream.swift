@@ -15,7 +15,7 @@ extension NSManagedObjectContext {
             return try parent.performAndWait { try parent.matchingObjectIDList(fetch, includesPendingChanges: true) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch, for: self)
+        return try readingQueryGeneration { try coordinator.store(for: fetch.entity).fetchObjectIDList(fetch, for: self) }
     }
 
     /// Rows for a fetch in one pass: a top-level context reads IDs and values in one query.
@@ -27,14 +27,14 @@ extension NSManagedObjectContext {
             return ids.compactMap { rows[$0] }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.fetchRows(fetch, for: self)
+        return try readingQueryGeneration { try coordinator.fetchRows(fetch, for: self) }
     }
 
     func upstreamCount(_ fetch: StoreFetch) throws -> Int {
         adoptPendingPermanentIDs()
         if parent != nil { return try upstreamObjectIDList(fetch).count }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: fetch.entity).count(fetch, for: self)
+        return try readingQueryGeneration { try coordinator.store(for: fetch.entity).count(fetch, for: self) }
     }
 
     func upstreamRows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
@@ -42,7 +42,7 @@ extension NSManagedObjectContext {
             return parent.performAndWait { parent.currentRows(for: ids) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.rows(for: ids, for: self)
+        return try readingQueryGeneration { try coordinator.rows(for: ids, for: self) }
     }
 
     func upstreamRelatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
@@ -53,7 +53,7 @@ extension NSManagedObjectContext {
             }
         }
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        return try coordinator.store(for: source).relatedObjectIDs(relationship, of: source, for: self)
+        return try readingQueryGeneration { try coordinator.store(for: source).relatedObjectIDs(relationship, of: source, for: self) }
     }
 
     /// This context's view of `ids` as rows, unsaved changes included: what a child reads.

@@ -69,6 +69,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
     var rowCache = ObjectIDMap<RowSnapshot>()
+    /// The query generation this context reads the store at (see `setQueryGenerationFrom`).
+    var queryGenerationPin = QueryGenerationPin.unpinned
     /// Temporary IDs an ancestor's save made permanent, not yet adopted (see
     /// `NSManagedObjectContext+PermanentIDs.swift`); filled from the ancestor's queue.
     let pendingPermanentIDs = Locked<[NSManagedObjectID: NSManagedObjectID]>([:])

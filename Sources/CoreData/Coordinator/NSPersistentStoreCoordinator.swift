@@ -129,10 +129,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// the rest from the store (and then cached).
     func rows(for ids: [NSManagedObjectID], for context: NSManagedObjectContext) throws -> [NSManagedObjectID: RowSnapshot] {
         guard !ids.isEmpty else { return [:] }
-        var (rows, missing) = rowCache.rows(for: ids, stalenessInterval: context.stalenessInterval)
+        // A context pinned to a query generation reads its snapshot: the cache may hold newer
+        // rows, and its older rows must not replace current ones there.
+        let cached = !context.readsPinnedGeneration
+        var (rows, missing) = cached ? rowCache.rows(for: ids, stalenessInterval: context.stalenessInterval) : ([:], ids)
         if let first = missing.first {
             let read = try store(for: first).rows(for: missing, for: context)
-            rowCache.store(read.values)
+            if cached { rowCache.store(read.values) }
             rows.merge(read) { _, new in new }
         }
         // An ID built from a URI may name another entity than its row's (a sibling or an abstract
@@ -144,7 +147,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The rows `fetch` matches, read from the store (a fetch always does) and cached.
     func fetchRows(_ fetch: StoreFetch, for context: NSManagedObjectContext) throws -> [RowSnapshot] {
         let rows = try store(for: fetch.entity).fetchRows(fetch, for: context)
-        rowCache.store(rows)
+        if !context.readsPinnedGeneration { rowCache.store(rows) }
         return rows
     }
 

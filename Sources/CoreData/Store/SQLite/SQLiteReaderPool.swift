@@ -38,6 +38,11 @@ final class SQLiteReaderPool: @unchecked Sendable {
         }
     }
 
+    /// One more reader connection that stays outside the pool (a query generation holds it).
+    func openDedicatedReader() throws -> SQLiteConnection {
+        try open()
+    }
+
     /// Closes every idle reader (the store is closing).
     func close() {
         idle.withLock { $0.removeAll() }

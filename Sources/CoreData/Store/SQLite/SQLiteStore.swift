@@ -225,7 +225,20 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         guard !insideWrite, let readers = readers.withLock({ $0 }) else { return try locked { try run(body) } }
         do {
+            if let generation = QueryGeneration.pinned, generation.store === self { return try generation.read(body) }
             return try readers.read(singleStatement: singleStatement, body)
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+    }
+
+    /// A new query generation: the data as committed now, kept while the generation lives.
+    func makeQueryGeneration() throws -> QueryGeneration {
+        guard let readers = readers.withLock({ $0 }) else {
+            throw CoreDataError.misuse("The store at \(storeURL.path) is not open")
+        }
+        do {
+            return try QueryGeneration(store: self, connection: readers.openDedicatedReader())
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
