@@ -124,6 +124,7 @@ enum ManagedValueTypeCheck {
         case .UUIDAttributeType: value is UUID
         case .URIAttributeType: value is URL
         case .objectIDAttributeType: value is NSManagedObjectID
+        case .compositeAttributeType: value is [String: Any] || value is NSDictionary
         case .transformableAttributeType, .undefinedAttributeType: true
         }
     }

@@ -16,11 +16,15 @@ extension ModelXMLReader {
         "URI": .URIAttributeType,
         "Transformable": .transformableAttributeType,
         "Undefined": .undefinedAttributeType,
+        "Composite": .compositeAttributeType,
     ]
 
-    func buildAttribute(_ element: ModelXMLElement, entityName: String) throws(ModelXMLError) -> NSAttributeDescription {
+    /// - parameter compositeDepth: how many composites enclose this attribute, to refuse a
+    ///   composite that contains itself.
+    func buildAttribute(_ element: ModelXMLElement, entityName: String, compositeDepth: Int = 0) throws(ModelXMLError) -> NSAttributeDescription {
         let derived = element.flag("derived") ? NSDerivedAttributeDescription() : nil
-        let attribute = derived ?? NSAttributeDescription()
+        let composite = element["attributeType"] == "Composite" ? NSCompositeAttributeDescription() : nil
+        let attribute = derived ?? composite ?? NSAttributeDescription()
         try applyCommonSettings(of: element, to: attribute, kind: "attribute")
         let place = "attribute '\(entityName).\(attribute.name)'"
         if let derived {
@@ -43,6 +47,9 @@ extension ModelXMLReader {
             throw ModelXMLError(line: element.line, "\(place) is Undefined but not transient")
         }
         attribute.attributeType = type
+        if let composite {
+            composite.elements = try compositeElements(named: element["composite"], line: element.line, place: place, depth: compositeDepth)
+        }
         attribute.allowsExternalBinaryDataStorage = element.flag("allowsExternalBinaryDataStorage")
         if type == .transformableAttributeType {
             attribute.valueTransformerName = element["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
@@ -55,6 +62,23 @@ extension ModelXMLReader {
             attribute.setValidationPredicates(predicates, withValidationWarnings: warnings)
         }
         return attribute
+    }
+}
+
+extension ModelXMLReader {
+    /// The elements of the `<composite name=...>` a composite attribute names: attributes,
+    /// themselves possibly composite.
+    private func compositeElements(named name: String?, line: Int, place: String, depth: Int) throws(ModelXMLError) -> [NSAttributeDescription] {
+        guard let name, let definition = root.children(named: "composite").first(where: { $0["name"] == name }) else {
+            throw ModelXMLError(line: line, "\(place) is Composite but names no composite of this model ('\(name ?? "")')")
+        }
+        guard depth < 16 else { throw ModelXMLError(line: line, "\(place): composite '\(name)' contains itself") }
+        var elements: [NSAttributeDescription] = []
+        for child in definition.children(named: "attribute") {
+            elements.append(try buildAttribute(child, entityName: name, compositeDepth: depth + 1))
+        }
+        guard !elements.isEmpty else { throw ModelXMLError(line: definition.line, "composite '\(name)' has no elements") }
+        return elements
     }
 }
 

@@ -34,5 +34,6 @@ extension NSAttributeDescription {
         public static let uri = AttributeType(rawValue: .URIAttributeType)
         public static let transformable = AttributeType(rawValue: .transformableAttributeType)
         public static let objectID = AttributeType(rawValue: .objectIDAttributeType)
+        public static let composite = AttributeType(rawValue: .compositeAttributeType)
     }
 }

@@ -15,6 +15,8 @@ public enum NSAttributeType: UInt, Sendable, CaseIterable {
     case URIAttributeType = 1200
     case transformableAttributeType = 1800
     case objectIDAttributeType = 2000
+    /// Several attributes stored together, read as a dictionary (`NSCompositeAttributeDescription`).
+    case compositeAttributeType = 2100
 }
 
 extension NSAttributeType {

@@ -126,6 +126,10 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         for property in properties.sorted(by: { $0.name < $1.name }) where !property.isTransient {
             if let attribute = property as? NSAttributeDescription {
                 text += "|a:\(attribute.name):\(attribute.attributeType.rawValue)"
+                // A composite's elements are columns of the table too.
+                for leaf in (attribute as? NSCompositeAttributeDescription)?.leaves ?? [] {
+                    text += ",\(leaf.path.joined(separator: ".")):\(leaf.attribute.attributeType.rawValue)"
+                }
             } else if let relationship = property as? NSRelationshipDescription {
                 text += "|r:\(relationship.name):\(relationship.destinationEntity?.name ?? ""):\(relationship.isToMany):\(relationship.isOrdered)"
             }

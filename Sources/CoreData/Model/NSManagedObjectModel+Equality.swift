@@ -98,6 +98,7 @@ extension NSPropertyDescription {
             check("value class", attribute.attributeValueClassName ?? "-", otherAttribute.attributeValueClassName ?? "-")
             check("derivation", (attribute as? NSDerivedAttributeDescription)?.derivationExpression?.description ?? "-",
                   (otherAttribute as? NSDerivedAttributeDescription)?.derivationExpression?.description ?? "-")
+            check("composite elements", Self.elementSummary(attribute), Self.elementSummary(otherAttribute))
             if !Self.valuesEqual(attribute.defaultValue, otherAttribute.defaultValue) {
                 differences.append("\(place): default \(attribute.defaultValue ?? "nil") != \(otherAttribute.defaultValue ?? "nil")")
             }
@@ -112,6 +113,13 @@ extension NSPropertyDescription {
             differences.append("\(place): an attribute on one side, a relationship on the other")
         }
         return differences
+    }
+
+    /// A composite's elements as `path:type` text, empty for other attributes.
+    private static func elementSummary(_ attribute: NSAttributeDescription) -> [String] {
+        ((attribute as? NSCompositeAttributeDescription)?.leaves ?? []).map {
+            "\($0.path.joined(separator: ".")):\($0.attribute.attributeType.rawValue):\($0.attribute.isOptional)"
+        }
     }
 
     /// Default values compare by value across representations: a default read from XML is an

@@ -45,6 +45,12 @@ enum StoredValue {
             if let data = value as? Data { self = .data(data); return }
         case .objectIDAttributeType:
             if let objectID = value as? NSManagedObjectID { self = .objectID(objectID); return }
+        case .compositeAttributeType:
+            if let composite = attribute as? NSCompositeAttributeDescription, value is [String: Any] || value is NSDictionary {
+                guard let elements = composite.normalized(value) else { return nil }
+                self = .other(elements)
+                return
+            }
         default:
             break
         }

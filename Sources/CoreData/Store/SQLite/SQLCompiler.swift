@@ -111,12 +111,25 @@ final class SQLCompiler {
         while index < components.count {
             let key = components[index]
             let isLast = index == components.count - 1
-            if let attribute = entity.attributesByName[key] {
+            if var attribute = entity.attributesByName[key] {
                 var column = "\(alias).\(SQLiteSchema.column(for: attribute))"
+                // `address.city`: a composite's element has a column of its own.
+                if let composite = attribute as? NSCompositeAttributeDescription {
+                    var path: [String] = []
+                    while let element = (attribute as? NSCompositeAttributeDescription)?.element(named: index + 1 < components.count ? components[index + 1] : "") {
+                        path.append(element.name)
+                        attribute = element
+                        index += 1
+                    }
+                    guard !path.isEmpty, !(attribute is NSCompositeAttributeDescription) else {
+                        throw PredicateError.semantic("keypath \(components.joined(separator: ".")): a composite attribute is compared by its elements in a fetch, e.g. \(key).\(composite.leaves.first?.path.joined(separator: ".") ?? "element")")
+                    }
+                    column = "\(alias).\(SQLiteSchema.column(for: composite, element: path))"
+                }
                 // Decimals are stored as exact text; they compare and sort as numbers.
                 if attribute.attributeType == .decimalAttributeType { column = "CAST(\(column) AS REAL)" }
                 let kind = try SQLOperand.Kind(attribute: attribute)
-                if isLast { return .scalar(SQLOperand(sql: column, kind: kind)) }
+                if index == components.count - 1 { return .scalar(SQLOperand(sql: column, kind: kind)) }
                 if components[index + 1] == "length", index + 2 == components.count, kind == .string {
                     return .scalar(SQLOperand(sql: "NSPRED_LENGTH(\(column))", kind: .number))
                 }

@@ -5,6 +5,8 @@ struct SQLiteRowDecoder {
     private enum Column {
         case attribute(index: Int32, ordinal: Int, NSAttributeDescription)
         case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription)
+        /// One element of a composite attribute, gathered into the attribute's dictionary.
+        case element(index: Int32, ordinal: Int, path: [String], NSAttributeDescription)
     }
 
     let entity: NSEntityDescription
@@ -19,6 +21,9 @@ struct SQLiteRowDecoder {
         columns = layout.columns.enumerated().compactMap { offset, column in
             let index = Int32(offset + 3)
             guard let ordinal = ordinals[column.property.name] else { return nil }
+            if !column.elementPath.isEmpty, let element = column.storedAttribute {
+                return .element(index: index, ordinal: ordinal, path: column.elementPath, element)
+            }
             switch properties[column.property.name] {
             case let attribute as NSAttributeDescription:
                 return .attribute(index: index, ordinal: ordinal, attribute)
@@ -43,6 +48,12 @@ struct SQLiteRowDecoder {
                 guard !row.isNull(at: index) else { continue }
                 let key = row.int64(at: index)
                 values[ordinal: ordinal] = .objectID(objectID(try destinationEntity(destination, key), key))
+            case .element(let index, let ordinal, let path, let element):
+                guard let value = try SQLiteValueCoding.decode(row, column: index, as: element) else { continue }
+                var elements: [String: Any] = [:]
+                if case .other(let decoded as [String: Any])? = values[ordinal: ordinal] { elements = decoded }
+                NSCompositeAttributeDescription.set(value.foundationValue(for: element), at: path[...], in: &elements)
+                values[ordinal: ordinal] = .other(elements)
             }
         }
         return values

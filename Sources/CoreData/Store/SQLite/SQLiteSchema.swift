@@ -18,6 +18,12 @@ enum SQLiteSchema {
         "Z" + property.name.uppercased()
     }
 
+    /// The column of one element of a composite attribute, e.g. `ZADDRESS_CITY` for
+    /// `address.city` (nested composites add one part per level).
+    static func column(for composite: NSCompositeAttributeDescription, element path: [String]) -> String {
+        ([column(for: composite)] + path.map { $0.uppercased() }).joined(separator: "_")
+    }
+
     /// Where a to-many relationship's members are found.
     static func storage(of relationship: NSRelationshipDescription) -> ToManyStorage {
         precondition(relationship.isToMany, "only to-many relationships have separate storage")
@@ -70,7 +76,9 @@ enum SQLiteSchema {
         case .decimalAttributeType: "TEXT"
         case .dateAttributeType: "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: "VARCHAR"
-        case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType: "BLOB"
+        // A composite has no column of its own, only its elements' (see `SQLiteTableLayout`).
+        case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType,
+             .compositeAttributeType: "BLOB"
         }
     }
 }

@@ -389,6 +389,10 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         return try layout.columns.map { column in
             // A column of a sibling entity sharing the table stays NULL.
             guard let ordinal = ordinals[column.property.name], let value = row.values[ordinal: ordinal] else { return .null }
+            if !column.elementPath.isEmpty, let element = column.storedAttribute {
+                guard case .other(let elements as [String: Any]) = value else { return .null }
+                return try SQLiteValueCoding.encode(NSCompositeAttributeDescription.value(in: elements, at: column.elementPath[...]), as: element)
+            }
             if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
                 return try SQLiteValueCoding.encode(value, as: attribute)
             }

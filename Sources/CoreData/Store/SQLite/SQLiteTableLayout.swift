@@ -1,9 +1,20 @@
+/// One column of an entity table: an attribute's, a to-one relationship's foreign key, or one
+/// element of a composite attribute.
+struct SQLiteColumn {
+    let name: String
+    let property: NSPropertyDescription
+    /// For a composite attribute's column: the element names leading to the element it holds.
+    let elementPath: [String]
+    /// The attribute whose values the column holds (the element's, for a composite).
+    let storedAttribute: NSAttributeDescription?
+}
+
 /// The columns of one root entity's table, and how each maps to a property of each entity that
 /// lives in it. Computed once per store load.
 struct SQLiteTableLayout {
     let table: String
     /// Attribute and to-one columns in table order, with the property they store.
-    let columns: [(name: String, property: NSPropertyDescription)]
+    let columns: [SQLiteColumn]
     /// Order columns of ordered one-to-many relationships pointing at rows of this table.
     let orderColumns: [String]
     /// Writes a whole row: Z_PK, Z_ENT, Z_OPT, then `columns`. This and the statements below
@@ -23,14 +34,13 @@ struct SQLiteTableLayout {
     init(root: NSEntityDescription) {
         table = SQLiteSchema.table(for: root)
         var seen = Set<String>()
-        var columns: [(String, NSPropertyDescription)] = []
+        var columns: [SQLiteColumn] = []
         var orderColumns: [String] = []
         for entity in root.selfAndDescendants {
             for property in entity.properties where !property.isTransient {
-                let isStored = property is NSAttributeDescription
-                    || ((property as? NSRelationshipDescription).map { !$0.isToMany } ?? false)
-                let name = SQLiteSchema.column(for: property)
-                if isStored, seen.insert(name).inserted { columns.append((name, property)) }
+                for column in Self.columns(of: property) where seen.insert(column.name).inserted {
+                    columns.append(column)
+                }
             }
         }
         // Order columns live on the destination table of ordered one-to-many relationships.
@@ -44,23 +54,40 @@ struct SQLiteTableLayout {
         }
         self.columns = columns
         self.orderColumns = orderColumns
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.0)
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
         let assignments = names.dropFirst(2).map { "\($0) = ?" }.joined(separator: ", ")
         updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = ?"
         versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"
         deleteStatement = "DELETE FROM \(table) WHERE Z_PK = ?"
-        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
+        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" }).joined(separator: ", ")
         rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+    }
+
+    /// The columns a stored property takes: none for a to-many relationship, one per element
+    /// for a composite attribute, one otherwise.
+    private static func columns(of property: NSPropertyDescription) -> [SQLiteColumn] {
+        switch property {
+        case let composite as NSCompositeAttributeDescription:
+            return composite.leaves.map { leaf in
+                SQLiteColumn(name: SQLiteSchema.column(for: composite, element: leaf.path), property: composite,
+                             elementPath: leaf.path, storedAttribute: leaf.attribute)
+            }
+        case let attribute as NSAttributeDescription:
+            return [SQLiteColumn(name: SQLiteSchema.column(for: attribute), property: attribute, elementPath: [], storedAttribute: attribute)]
+        case let relationship as NSRelationshipDescription where !relationship.isToMany:
+            return [SQLiteColumn(name: SQLiteSchema.column(for: relationship), property: relationship, elementPath: [], storedAttribute: nil)]
+        default:
+            return []
+        }
     }
 
     /// `CREATE TABLE` for this table.
     var createStatement: String {
         var definitions = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-        for (name, property) in columns {
-            let type = (property as? NSAttributeDescription).map(SQLiteSchema.columnType(for:)) ?? "INTEGER"
-            definitions.append("\(name) \(type)")
+        for column in columns {
+            definitions.append("\(column.name) \(column.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER")")
         }
         definitions += orderColumns.map { "\($0) INTEGER" }
         return "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"
@@ -70,8 +97,8 @@ struct SQLiteTableLayout {
     /// index look-ups.
     var indexStatements: [String] {
         var statements = ["CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)"]
-        for (name, property) in columns where property is NSRelationshipDescription || property.isIndexed {
-            statements.append("CREATE INDEX \(table)_\(name)_INDEX ON \(table) (\(name))")
+        for column in columns where column.property is NSRelationshipDescription || column.property.isIndexed {
+            statements.append("CREATE INDEX \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
         }
         return statements
     }

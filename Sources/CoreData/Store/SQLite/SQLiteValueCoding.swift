@@ -52,7 +52,8 @@ enum SQLiteValueCoding {
         case .objectIDAttributeType:
             guard let objectID = value as? NSManagedObjectID else { throw mismatch(value, attribute) }
             return .text(objectID.uriRepresentation().absoluteString)
-        case .undefinedAttributeType:
+        case .undefinedAttributeType, .compositeAttributeType:
+            // A composite is written element by element, never as one column.
             throw mismatch(value, attribute)
         }
     }
@@ -91,7 +92,7 @@ enum SQLiteValueCoding {
         case .transformableAttributeType:
             guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column) else { return nil }
             return try TransformableCoding.decode(Data(bytes), for: attribute).map { .other($0) }
-        case .objectIDAttributeType, .undefinedAttributeType:
+        case .objectIDAttributeType, .undefinedAttributeType, .compositeAttributeType:
             return nil
         }
     }
