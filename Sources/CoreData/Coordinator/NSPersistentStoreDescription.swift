@@ -43,6 +43,9 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
         var all: [AnyHashable: Any] = [:]
         for (key, value) in options { all[key] = value }
         all[NSPersistentStoreTimeoutOption] = timeout
+        // Explicit options win over the properties, as they are what ported code sets.
+        if all[NSMigratePersistentStoresAutomaticallyOption] == nil { all[NSMigratePersistentStoresAutomaticallyOption] = shouldMigrateStoreAutomatically }
+        if all[NSInferMappingModelAutomaticallyOption] == nil { all[NSInferMappingModelAutomaticallyOption] = shouldInferMappingModelAutomatically }
         return all
     }
 }

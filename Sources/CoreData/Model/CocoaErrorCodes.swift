@@ -35,6 +35,13 @@ public let NSPersistentStoreTimeoutError = 134090
 public let NSPersistentStoreUnsupportedRequestTypeError = 134091
 public let NSPersistentStoreIncompatibleVersionHashError = 134100
 public let NSMigrationError = 134110
+public let NSMigrationCancelledError = 134120
+public let NSMigrationMissingSourceModelError = 134130
+public let NSMigrationMissingMappingModelError = 134140
+public let NSMigrationManagerSourceStoreError = 134150
+public let NSMigrationManagerDestinationStoreError = 134160
+public let NSEntityMigrationPolicyError = 134170
+public let NSInferredMappingModelError = 134190
 public let NSSQLiteError = 134180
 
 public let NSDetailedErrorsKey = "NSDetailedErrors"

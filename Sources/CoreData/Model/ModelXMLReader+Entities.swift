@@ -22,6 +22,8 @@ extension ModelXMLReader {
             entity.managedObjectClassName = Self.className(representedBy: element["representedClassName"])
             entity.isAbstract = element.flag("isAbstract")
             entity.userInfo = userInfo(of: element)
+            entity.versionHashModifier = Self.nonEmpty(element["versionHashModifier"])
+            entity.renamingIdentifier = Self.nonEmpty(element["elementID"])
             let (properties, relationships) = try buildProperties(of: element, entityName: name)
             entity.properties = properties
             let parentName = element["parentEntity"].flatMap { $0.isEmpty ? nil : $0 }
@@ -95,6 +97,13 @@ extension ModelXMLReader {
         property.isTransient = element.flag("transient")
         property.isIndexed = element.flag("indexed")
         property.userInfo = userInfo(of: element)
+        property.versionHashModifier = Self.nonEmpty(element["versionHashModifier"])
+        // Xcode's "Renaming ID" field.
+        property.renamingIdentifier = Self.nonEmpty(element["elementID"])
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        text.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private func buildRelationship(_ element: ModelXMLElement, entityName: String) throws(ModelXMLError) -> NSRelationshipDescription {

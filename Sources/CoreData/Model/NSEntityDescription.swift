@@ -9,6 +9,12 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Sets of property names whose combined values must be unique, e.g. `[["name"]]`.
     public var uniquenessConstraints: [[Any]] = [] { willSet { requireEditable("uniquenessConstraints") } }
+    /// Changes `versionHash` when nothing else in the entity does, to force a migration
+    /// (for example when only what a column means changed).
+    public var versionHashModifier: String? { willSet { requireEditable("versionHashModifier") } }
+    /// The entity's name in an earlier model version, so a lightweight migration carries its
+    /// rows over instead of dropping one entity and adding another.
+    public var renamingIdentifier: String? { willSet { requireEditable("renamingIdentifier") } }
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
     public private(set) weak var superentity: NSEntityDescription?
 
@@ -120,22 +126,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         [self] + ownSubentities.flatMap(\.selfAndDescendants)
     }
 
-    /// A hash of what the store depends on, so a store made with another model is recognised.
-    public var versionHash: Data {
-        var text = "\(name ?? "")|\(superentity?.name ?? "")|\(isAbstract)"
-        for property in properties.sorted(by: { $0.name < $1.name }) where !property.isTransient {
-            if let attribute = property as? NSAttributeDescription {
-                text += "|a:\(attribute.name):\(attribute.attributeType.rawValue)"
-                // A composite's elements are columns of the table too.
-                for leaf in (attribute as? NSCompositeAttributeDescription)?.leaves ?? [] {
-                    text += ",\(leaf.path.joined(separator: ".")):\(leaf.attribute.attributeType.rawValue)"
-                }
-            } else if let relationship = property as? NSRelationshipDescription {
-                text += "|r:\(relationship.name):\(relationship.destinationEntity?.name ?? ""):\(relationship.isToMany):\(relationship.isOrdered)"
-            }
-        }
-        return Data(StableHash.digest(text))
-    }
+    /// A hash of what the store depends on, so a store made with another model is recognised
+    /// (see `VersionHash` for what goes in).
+    public var versionHash: Data { VersionHash.of(self) }
 
     /// The entity called `entityName` in the context's model.
     public class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
@@ -159,6 +152,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.isAbstract = isAbstract
         copy.userInfo = userInfo
         copy.uniquenessConstraints = uniquenessConstraints
+        copy.versionHashModifier = versionHashModifier
+        copy.renamingIdentifier = renamingIdentifier
         copy.properties = ownProperties.map { $0.copyProperty() }
         return copy
     }

@@ -14,7 +14,7 @@ extension NSManagedObjectModel {
     public convenience init?(contentsOf url: URL) {
         guard let contents = try? Self.readContents(of: url) else { return nil }
         self.init()
-        install(contents)
+        install(contents, from: url)
     }
 
     /// Like `init?(contentsOf:)`, but throws an `NSError` in `NSCocoaErrorDomain` naming the file,
@@ -30,7 +30,7 @@ extension NSManagedObjectModel {
     /// ```
     public static func load(contentsOf url: URL) throws -> NSManagedObjectModel {
         let model = NSManagedObjectModel()
-        model.install(try readContents(of: url))
+        model.install(try readContents(of: url), from: url)
         return model
     }
 
@@ -39,12 +39,27 @@ extension NSManagedObjectModel {
         return try ModelXMLReader.read(contentsOf: file, as: file.pathExtension == "mom" ? CompiledModel.decode : ModelXMLTreeBuilder.parse)
     }
 
-    private func install(_ contents: ModelXMLReader.Contents) {
+    private func install(_ contents: ModelXMLReader.Contents, from url: URL) {
+        let versioned = ["xcdatamodeld", "momd"]
+        versionBundleURL = versioned.contains(url.pathExtension) ? url
+            : [url.deletingLastPathComponent(), url.deletingLastPathComponent().deletingLastPathComponent()]
+                .first { versioned.contains($0.pathExtension) }
         entities = contents.entities
         for (name, request) in contents.fetchRequestTemplates {
             setFetchRequestTemplate(request, forName: name)
         }
         versionIdentifiers = contents.versionIdentifiers
+    }
+
+    /// Every version in the versioned model bundle (`.xcdatamodeld` or `.momd`) at `bundle`,
+    /// by version name; the versions that fail to load are left out.
+    static func versions(in bundle: URL) -> [String: NSManagedObjectModel] {
+        let suffix = bundle.pathExtension == "momd" ? ".mom" : ".xcdatamodel"
+        var versions: [String: NSManagedObjectModel] = [:]
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? [] where file.hasSuffix(suffix) {
+            versions[String(file.dropLast(suffix.count))] = try? load(contentsOf: bundle.appendingPathComponent(file))
+        }
+        return versions
     }
 
     /// The one file `url` stands for: a compiled `.mom`, or a source `contents` XML file.

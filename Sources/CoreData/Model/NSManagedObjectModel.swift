@@ -6,6 +6,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var entityList: [NSEntityDescription] = []
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
     public var versionIdentifiers: Set<AnyHashable> = [] { willSet { requireEditable("versionIdentifiers") } }
+    /// The versioned bundle (`.xcdatamodeld` or `.momd`) this model was loaded from, whose
+    /// other versions a migration searches for the model a store was written with.
+    var versionBundleURL: URL?
     /// Set once a coordinator uses the model (see `NSManagedObjectModel+Freezing.swift`).
     let frozen = Atomic<Bool>(false)
 

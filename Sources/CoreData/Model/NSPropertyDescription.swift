@@ -9,6 +9,13 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     public var isTransient: Bool = false { willSet { requireEditable("isTransient") } }
     public var isIndexed: Bool = false { willSet { requireEditable("isIndexed") } }
     public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
+    /// Changes `versionHash` when nothing else in the property does, to force a migration.
+    public var versionHashModifier: String? { willSet { requireEditable("versionHashModifier") } }
+    /// The property's name in an earlier model version: a lightweight migration moves its
+    /// values from that name.
+    public var renamingIdentifier: String? { willSet { requireEditable("renamingIdentifier") } }
+    /// A hash of what the store depends on in this property (see `VersionHash`).
+    public var versionHash: Data { VersionHash.of(self) }
     /// Predicates a value must satisfy; see `setValidationPredicates(_:withValidationWarnings:)`.
     public private(set) var validationPredicates: [NSPredicate] = []
     /// One entry per predicate: an error code (`Int`) or a message (`String`) used when it fails.
@@ -35,6 +42,8 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
         other.isTransient = isTransient
         other.isIndexed = isIndexed
         other.userInfo = userInfo
+        other.versionHashModifier = versionHashModifier
+        other.renamingIdentifier = renamingIdentifier
         other.validationPredicates = validationPredicates
         other.validationWarnings = validationWarnings
     }

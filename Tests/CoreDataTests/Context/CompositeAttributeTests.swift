@@ -75,7 +75,7 @@ import Testing
             insertPerson("Ada", address: ["city": "London", "location": ["latitude": 51.5]], into: context)
             try context.save()
         }
-        let columns = try sqliteColumns(of: "ZPERSON", in: url)
+        let columns = Set(try SQLiteShell.lines(url, "SELECT name FROM pragma_table_info('ZPERSON')"))
         #expect(columns.isSuperset(of: ["ZADDRESS_STREET", "ZADDRESS_CITY", "ZADDRESS_POSTCODE",
                                         "ZADDRESS_LOCATION_LATITUDE", "ZADDRESS_LOCATION_LONGITUDE"]))
         #expect(!columns.contains("ZADDRESS"))
@@ -164,19 +164,5 @@ import Testing
         #expect(doubles.entityVersionHashesByName["Photo"] != integers.entityVersionHashesByName["Photo"])
         #expect(doubles.entityVersionHashesByName["Photo"] == model(heightType: .doubleAttributeType).entityVersionHashesByName["Photo"])
         #expect(doubles != integers)
-    }
-
-    /// The column names of `table` in the SQLite file at `url`, read with the sqlite3 tool's
-    /// library through a second store-independent connection.
-    private func sqliteColumns(of table: String, in url: URL) throws -> Set<String> {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", url.path, "SELECT name FROM pragma_table_info('\(table)')"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return Set(text.split(separator: "\n").map(String.init))
     }
 }

@@ -62,6 +62,25 @@ enum SQLiteSchema {
         return table == sourceColumn
     }
 
+    /// `CREATE TABLE` and `CREATE INDEX` statements for the join tables of `model`'s
+    /// many-to-many relationships, one table per pair of sides.
+    static func joinTableStatements(in model: NSManagedObjectModel) -> (tables: [String], indexes: [String]) {
+        var seen = Set<String>()
+        var tables: [String] = [], indexes: [String] = []
+        for entity in model.entities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
+            for case let relationship as NSRelationshipDescription in entity.properties
+            where relationship.entity === entity && relationship.isToMany && !relationship.isTransient {
+                guard case .joinTable(let table, let source, let destination, let order) = storage(of: relationship),
+                      seen.insert(table).inserted else { continue }
+                let columns = [source, destination].sorted()
+                let orderColumns = [order].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
+                tables.append("CREATE TABLE \(table) (\(columns[0]) INTEGER, \(columns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(columns[0]), \(columns[1])))")
+                indexes.append("CREATE INDEX \(table)_\(columns[1])_INDEX ON \(table) (\(columns[1]))")
+            }
+        }
+        return (tables, indexes)
+    }
+
     /// The Z_ENT numbers a fetch for `entity` must match (itself and its subentities).
     static func entityNumbers(for entity: NSEntityDescription) -> [Int] {
         entity.selfAndDescendants.map(\.entityNumber)

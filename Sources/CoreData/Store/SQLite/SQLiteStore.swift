@@ -15,7 +15,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// Where an anonymous (`/dev/null`) store keeps its file; removed with the store.
     private var anonymousDirectory: URL?
 
-    private var storeURL: URL { url! }
+    var storeURL: URL { url! }
 
     deinit {
         if let anonymousDirectory { try? FileManager.default.removeItem(at: anonymousDirectory) }
@@ -44,7 +44,11 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             }
             // Check the file read-only first, so a foreign or corrupt file is never written to,
             // not even by switching its journal mode.
-            let storedMetadata = try readMetadata(path: path)
+            var storedMetadata = try readMetadata(path: path)
+            if !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata), migratesAutomatically, !isReadOnly {
+                try migrate(path: path, metadata: storedMetadata, to: model)
+                storedMetadata = try readMetadata(path: path)
+            }
             guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
                 throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
                     "The model used to open the store is incompatible with the one used to create the store at \(path)",
@@ -158,19 +162,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
                 try connection.execute(layout.createStatement)
                 for index in layout.indexStatements { try connection.execute(index) }
             }
-            var joinTables = Set<String>()
-            for entity in model.entities {
-                for case let relationship as NSRelationshipDescription in entity.properties
-                where relationship.entity === entity && relationship.isToMany {
-                    if case .joinTable(let table, let source, let destination, let order) = SQLiteSchema.storage(of: relationship),
-                       joinTables.insert(table).inserted {
-                        let columns = [source, destination].sorted()
-                        let orderColumns = [order].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
-                        try connection.execute("CREATE TABLE \(table) (\(columns[0]) INTEGER, \(columns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(columns[0]), \(columns[1])))")
-                        try connection.execute("CREATE INDEX \(table)_\(columns[1])_INDEX ON \(table) (\(columns[1]))")
-                    }
-                }
-            }
+            let joinTables = SQLiteSchema.joinTableStatements(in: model)
+            for statement in joinTables.tables + joinTables.indexes { try connection.execute(statement) }
             try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
             for entity in model.entities {
                 try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
@@ -179,6 +172,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             let plist = try PropertyListSerialization.data(fromPropertyList: metadata as Any, format: .binary, options: 0)
             try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(identifier), .blob(Array(plist))])
+            try SQLiteModelCache.write(metadata: metadata, model: model, on: connection)
         }
     }
 

@@ -20,7 +20,7 @@ enum SQLiteValueCoding {
         }
     }
 
-    private static func encodeFoundation(_ value: Any, as attribute: NSAttributeDescription) throws -> SQLValue {
+    static func encodeFoundation(_ value: Any, as attribute: NSAttributeDescription) throws -> SQLValue {
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
             guard let number = value as? NSNumber else { throw mismatch(value, attribute) }

@@ -1,0 +1,282 @@
+/// Runs a mapping model whose every property mapping is a plain copy (`$source.name`, or
+/// nothing) on a SQLite store in place, in SQL, inside one transaction: what lightweight
+/// migration does.
+///
+/// Each old table is renamed aside, each new table is created in the destination layout and
+/// filled with one `INSERT … SELECT` per source table, and the old tables are dropped. Rows keep
+/// their `Z_PK`, so object IDs and their URIs stay valid; only where a new parent entity merges
+/// tables that numbered rows separately are the later table's keys moved past the earlier's
+/// (and every reference to them with them). Because it is one SQLite transaction in WAL mode,
+/// a failure or a kill at any moment leaves the old store as it was.
+struct SQLiteMigration {
+    let source: NSManagedObjectModel
+    let destination: NSManagedObjectModel
+    let mapping: NSMappingModel
+
+    /// Source entity name → the destination entity and the mapping that continues it.
+    private let continuations: [String: (entity: NSEntityDescription, mapping: NSEntityMapping)]
+    /// Destination entity name → its mapping.
+    private let mappingsByDestination: [String: NSEntityMapping]
+
+    private static let asideSuffix = "_MIGRATION_SOURCE"
+
+    init(source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel) throws {
+        self.source = source
+        self.destination = destination
+        self.mapping = mapping
+        var continuations: [String: (NSEntityDescription, NSEntityMapping)] = [:]
+        var byDestination: [String: NSEntityMapping] = [:]
+        for entityMapping in mapping.entityMappings {
+            guard entityMapping.entityMigrationPolicyClassName == nil, entityMapping.sourceExpression == nil,
+                  entityMapping.mappingType != .customEntityMappingType,
+                  (entityMapping.attributeMappings ?? []).allSatisfy({ $0.valueExpression == nil || $0.copiedSourceKey != nil }),
+                  (entityMapping.relationshipMappings ?? []).allSatisfy({ $0.valueExpression == nil || $0.copiedSourceKey != nil }) else {
+                throw CoreDataError.make(NSMigrationMissingMappingModelError,
+                    "The entity mapping '\(entityMapping.name ?? "")' computes values or has a migration policy; run it with NSMigrationManager")
+            }
+            if let name = entityMapping.destinationEntityName {
+                byDestination[name] = entityMapping
+                if let sourceName = entityMapping.sourceEntityName, let entity = destination.entitiesByName[name] {
+                    continuations[sourceName] = (entity, entityMapping)
+                }
+            }
+        }
+        self.continuations = continuations
+        mappingsByDestination = byDestination
+    }
+
+    /// Migrates the store `connection` writes to, updating `metadata` (hashes) and the model
+    /// archive kept in the file. All or nothing.
+    func run(on connection: SQLiteConnection, metadata: [String: Any]) throws {
+        try connection.transaction {
+            let sourceTables = Self.tables(of: source)
+            for table in sourceTables where try tableExists(table, connection) {
+                try connection.execute("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)")
+            }
+            let offsets = try keyOffsets(connection)
+            let layouts = destination.entities.filter { $0.superentity == nil }
+                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map(SQLiteTableLayout.init(root:))
+            for layout in layouts {
+                try connection.execute(layout.createStatement)
+                try fill(layout, offsets: offsets, connection)
+            }
+            let joinTables = SQLiteSchema.joinTableStatements(in: destination)
+            for statement in joinTables.tables { try connection.execute(statement) }
+            try fillJoinTables(offsets: offsets, connection)
+            try checkMandatoryValues(layouts, connection)
+            for table in sourceTables where try tableExists(table + Self.asideSuffix, connection) {
+                try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)")
+            }
+            for statement in layouts.flatMap(\.indexStatements) + joinTables.indexes { try connection.execute(statement) }
+            try rewriteBookkeeping(layouts, metadata: metadata, connection)
+        }
+    }
+
+    // MARK: Tables
+
+    /// Every table a model's store has besides the bookkeeping ones.
+    private static func tables(of model: NSManagedObjectModel) -> [String] {
+        let entityTables = model.entities.filter { $0.superentity == nil }.map(SQLiteSchema.table(for:))
+        let joinTables = model.entities.flatMap { entity in
+            entity.properties.compactMap { property -> String? in
+                guard let relationship = property as? NSRelationshipDescription, relationship.isToMany, !relationship.isTransient,
+                      case .joinTable(let table, _, _, _) = SQLiteSchema.storage(of: relationship) else { return nil }
+                return table
+            }
+        }
+        return Array(Set(entityTables + joinTables)).sorted()
+    }
+
+    private func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
+        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
+    }
+
+    private func aside(_ table: String) -> String { table + Self.asideSuffix }
+
+    /// How far each source table's keys move: zero, except where a destination table gathers
+    /// rows from several source tables, whose keys could collide. Then the table with the
+    /// most keys keeps them (so most URIs stay valid) and the others move past it.
+    private func keyOffsets(_ connection: SQLiteConnection) throws -> [String: Int64] {
+        var offsets: [String: Int64] = [:]
+        for root in destination.entities where root.superentity == nil {
+            var maxima: [(name: String, maximum: Int64)] = []
+            for name in Set(root.selfAndDescendants.compactMap { sourceEntity(for: $0)?.rootEntity.name }) where offsets[name] == nil {
+                let table = aside(SQLiteSchema.table(for: source.entitiesByName[name]!))
+                guard case .integer(let maximum)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") else {
+                    maxima.append((name, 0))
+                    continue
+                }
+                maxima.append((name, maximum))
+            }
+            var next: Int64 = 0
+            for (name, maximum) in maxima.sorted(by: { ($0.maximum, $1.name) > ($1.maximum, $0.name) }) {
+                offsets[name] = next
+                next += maximum
+            }
+        }
+        return offsets
+    }
+
+    private func sourceEntity(for entity: NSEntityDescription) -> NSEntityDescription? {
+        mappingsByDestination[entity.name ?? ""]?.sourceEntityName.flatMap { source.entitiesByName[$0] }
+    }
+
+    private func offset(of entity: NSEntityDescription?, _ offsets: [String: Int64]) -> Int64 {
+        offsets[entity?.rootEntity.name ?? ""] ?? 0
+    }
+
+    // MARK: Rows
+
+    /// Copies into `layout`'s new table the rows of every source entity it continues, one
+    /// `INSERT … SELECT` per source table.
+    private func fill(_ layout: SQLiteTableLayout, offsets: [String: Int64], _ connection: SQLiteConnection) throws {
+        guard let root = destination.entitiesByName.values.first(where: { $0.superentity == nil && SQLiteSchema.table(for: $0) == layout.table }) else { return }
+        let pairs = root.selfAndDescendants.compactMap { entity in sourceEntity(for: entity).map { (source: $0, destination: entity) } }
+        for sourceRoot in Set(pairs.map { $0.source.rootEntity.name ?? "" }).sorted() {
+            let group = pairs.filter { $0.source.rootEntity.name == sourceRoot }
+            var bindings: [SQLValue] = []
+            let keyOffset = offsets[sourceRoot] ?? 0
+            var values = ["t.Z_PK + \(keyOffset)", Self.caseByEntity(group.map { ($0.source, String($0.destination.entityNumber)) }), "t.Z_OPT"]
+            for column in layout.columns {
+                let expressions = try group.map { pair in
+                    (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets, bindings: &bindings))
+                }
+                values.append(Self.caseByEntity(expressions))
+            }
+            for order in layout.orderColumns {
+                values.append(orderValue(order, group: group))
+            }
+            let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name) + layout.orderColumns
+            let numbers = group.map { String($0.source.entityNumber) }.joined(separator: ", ")
+            let table = aside(SQLiteSchema.table(for: group[0].source))
+            _ = try connection.run("INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table) t WHERE t.Z_ENT IN (\(numbers))", bindings)
+        }
+    }
+
+    /// One expression when every source entity gives the same, else a `CASE` on the row's
+    /// source entity.
+    private static func caseByEntity(_ expressions: [(NSEntityDescription, String)]) -> String {
+        let distinct = Set(expressions.map(\.1))
+        if distinct.count == 1 { return distinct.first! }
+        let branches = expressions.map { "WHEN \($0.0.entityNumber) THEN \($0.1)" }.joined(separator: " ")
+        return "(CASE t.Z_ENT \(branches) ELSE NULL END)"
+    }
+
+    /// The SQL value of `column` for rows of `entity` continued from rows of `sourceEntity`.
+    private func value(of column: SQLiteColumn, for entity: NSEntityDescription, from sourceEntity: NSEntityDescription,
+                       offsets: [String: Int64], bindings: inout [SQLValue]) throws -> String {
+        // A column of another entity sharing the table stays empty for this entity's rows.
+        guard let property = entity.propertiesByName[column.property.name], !property.isTransient else { return "NULL" }
+        let entityMapping = mappingsByDestination[entity.name ?? ""]
+        if let relationship = property as? NSRelationshipDescription {
+            let key = entityMapping?.relationshipMappings?.first { $0.name == relationship.name }?.copiedSourceKey
+            guard let key, let sourceRelationship = sourceEntity.relationshipsByName[key] else { return "NULL" }
+            let destinationOffset = offset(of: sourceRelationship.destinationEntity, offsets)
+            if !sourceRelationship.isToMany {
+                return "t.\(SQLiteSchema.column(for: sourceRelationship)) + \(destinationOffset)"
+            }
+            // A to-many that became a to-one keeps the first member.
+            return "(SELECT p.dst + \(destinationOffset) FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.src = t.Z_PK ORDER BY p.ord LIMIT 1)"
+        }
+        guard let declared = property as? NSAttributeDescription else { return "NULL" }
+        // The attribute whose values the column holds: the element's, for a composite.
+        let composite = declared as? NSCompositeAttributeDescription
+        guard let attribute = composite.map({ $0.leaves.first { $0.path == column.elementPath }?.attribute }) ?? declared else { return "NULL" }
+        let key = entityMapping?.attributeMappings?.first { $0.name == declared.name }?.copiedSourceKey
+        var copied: String?
+        if let key, let sourceAttribute = sourceEntity.attributesByName[key] {
+            if let composite = sourceAttribute as? NSCompositeAttributeDescription {
+                if let leaf = composite.leaves.first(where: { $0.path == column.elementPath }),
+                   let conversion = AttributeConversion(from: leaf.attribute, to: attribute) {
+                    copied = conversion.sql("t.\(SQLiteSchema.column(for: composite, element: leaf.path))")
+                }
+            } else if let conversion = AttributeConversion(from: sourceAttribute, to: attribute) {
+                copied = conversion.sql("t.\(SQLiteSchema.column(for: sourceAttribute))")
+            }
+        }
+        guard let defaultValue = attribute.defaultValue else { return copied ?? "NULL" }
+        // New attributes start at their default, as do nils of attributes made mandatory.
+        if copied != nil && attribute.isOptional && declared.isOptional { return copied! }
+        bindings.append(try SQLiteValueCoding.encodeFoundation(defaultValue, as: attribute))
+        return copied.map { "COALESCE(\($0), ?)" } ?? "?"
+    }
+
+    /// The order value of an ordered one-to-many's member rows: the source's order where the
+    /// source relationship was ordered the same way, else the key, which keeps insertion order.
+    private func orderValue(_ column: String, group: [(source: NSEntityDescription, destination: NSEntityDescription)]) -> String {
+        for relationship in destination.entities.flatMap({ $0.relationshipsByName.values }) where relationship.isOrdered {
+            guard case .inverseForeignKey(_, _, column?) = SQLiteSchema.storage(of: relationship),
+                  let owner = sourceEntity(for: relationship.entity),
+                  let key = mappingsByDestination[relationship.entity.name ?? ""]?.relationshipMappings?.first(where: { $0.name == relationship.name })?.copiedSourceKey,
+                  let sourceRelationship = owner.relationshipsByName[key], sourceRelationship.isToMany else { continue }
+            return "COALESCE((SELECT p.ord FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.dst = t.Z_PK LIMIT 1), t.Z_PK)"
+        }
+        return "t.Z_PK"
+    }
+
+    /// A query of the source store's `(src, dst, ord)` rows: each link of `relationship`, from
+    /// the key of its owner to the key of its member, with the member's position.
+    private func memberPairs(of relationship: NSRelationshipDescription) -> String {
+        let owners = SQLiteSchema.entityNumbers(for: relationship.entity).map(String.init).joined(separator: ", ")
+        guard relationship.isToMany else {
+            let column = SQLiteSchema.column(for: relationship)
+            return "SELECT Z_PK AS src, \(column) AS dst, Z_PK AS ord FROM \(aside(SQLiteSchema.table(for: relationship.entity))) WHERE \(column) IS NOT NULL AND Z_ENT IN (\(owners))"
+        }
+        switch SQLiteSchema.storage(of: relationship) {
+        case .inverseForeignKey(let table, let column, let order):
+            let members = relationship.destinationEntity.map { SQLiteSchema.entityNumbers(for: $0).map(String.init).joined(separator: ", ") } ?? ""
+            return "SELECT \(column) AS src, Z_PK AS dst, \(order ?? "Z_PK") AS ord FROM \(aside(table)) WHERE \(column) IS NOT NULL AND Z_ENT IN (\(members))"
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+            return "SELECT \(sourceColumn) AS src, \(destinationColumn) AS dst, \(order ?? "rowid") AS ord FROM \(aside(table))"
+        }
+    }
+
+    /// Fills each new join table from the source relationship its writing side continues.
+    private func fillJoinTables(offsets: [String: Int64], _ connection: SQLiteConnection) throws {
+        for entity in destination.entities {
+            for relationship in entity.relationshipsByName.values where relationship.entity === entity && relationship.isToMany && !relationship.isTransient {
+                guard case .joinTable(let table, let sourceColumn, let destinationColumn, let order) = SQLiteSchema.storage(of: relationship),
+                      SQLiteSchema.writesJoinTable(relationship),
+                      let owner = sourceEntity(for: entity),
+                      let key = mappingsByDestination[entity.name ?? ""]?.relationshipMappings?.first(where: { $0.name == relationship.name })?.copiedSourceKey,
+                      let sourceRelationship = owner.relationshipsByName[key] else { continue }
+                let ownerOffset = offset(of: sourceRelationship.entity, offsets)
+                let memberOffset = offset(of: sourceRelationship.destinationEntity, offsets)
+                let columns = [sourceColumn, destinationColumn] + (order.map { [$0] } ?? [])
+                let values = ["p.src + \(ownerOffset)", "p.dst + \(memberOffset)"] + (order == nil ? [] : ["p.ord"])
+                _ = try connection.run("INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(memberPairs(of: sourceRelationship))) p")
+            }
+        }
+    }
+
+    /// A mandatory attribute that some migrated row leaves nil (made mandatory without a
+    /// default) fails the migration, as saving such an object would fail.
+    private func checkMandatoryValues(_ layouts: [SQLiteTableLayout], _ connection: SQLiteConnection) throws {
+        for layout in layouts {
+            for column in layout.columns where column.elementPath.isEmpty {
+                guard let attribute = column.property as? NSAttributeDescription, !attribute.isOptional,
+                      !(attribute is NSDerivedAttributeDescription) else { continue }
+                let numbers = SQLiteSchema.entityNumbers(for: attribute.entity).map(String.init).joined(separator: ", ")
+                guard case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM \(layout.table) WHERE \(column.name) IS NULL AND Z_ENT IN (\(numbers))"),
+                      count > 0 else { continue }
+                throw CoreDataError.make(NSValidationMissingMandatoryPropertyError,
+                    "\(count) migrated \(attribute.entity.name ?? "") rows have no value for the mandatory attribute '\(attribute.name)', which has no default value",
+                    [NSValidationKeyErrorKey: attribute.name])
+            }
+        }
+    }
+
+    /// Z_PRIMARYKEY anew (each entity's counter continues after its table's largest key), the
+    /// metadata's version hashes, and the model archive.
+    private func rewriteBookkeeping(_ layouts: [SQLiteTableLayout], metadata: [String: Any], _ connection: SQLiteConnection) throws {
+        _ = try connection.run("DELETE FROM Z_PRIMARYKEY")
+        for entity in destination.entities {
+            let table = SQLiteSchema.table(for: entity)
+            _ = try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
+                                   [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
+        }
+        var metadata = metadata
+        metadata[NSStoreModelVersionHashesKey] = destination.entityVersionHashesByName
+        try SQLiteModelCache.write(metadata: metadata, model: destination, on: connection)
+    }
+}

@@ -1,0 +1,48 @@
+/// Lightweight migration when a store opens with a newer model.
+extension SQLiteStore {
+    /// Whether the options ask to migrate a store written with another model
+    /// (`NSPersistentStoreDescription` sets this by default, as on Apple platforms).
+    var migratesAutomatically: Bool {
+        StoreOptions.flag(NSMigratePersistentStoresAutomaticallyOption, in: options ?? [:])
+    }
+
+    /// Migrates the store file at `path`, written with the model `metadata` records, to
+    /// `model` in place. Throws 134130 when the source model cannot be found, 134140 when no
+    /// mapping can be inferred (the inference error, 134190, underneath), and 134110 when the
+    /// migration itself fails; in every case the file is left as it was.
+    func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel) throws {
+        let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
+        guard let sourceModel = model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLiteModelCache.model(inStoreAt: path) }) else {
+            throw CoreDataError.make(NSMigrationMissingSourceModelError,
+                "Can't find the model the store at \(path) was written with (not among the model's versions, the main bundle or the store's own copy)", userInfo)
+        }
+        let mapping: NSMappingModel
+        if let found = NSMappingModel(from: nil, forSourceModel: sourceModel, destinationModel: model) {
+            mapping = found
+        } else {
+            guard StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) else {
+                throw CoreDataError.make(NSMigrationMissingMappingModelError, "No mapping model for the store at \(path), and inference is off", userInfo)
+            }
+            do {
+                mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
+            } catch {
+                throw CoreDataError.make(NSMigrationMissingMappingModelError, "Can't find or infer a mapping model for the store at \(path)",
+                                         userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })
+            }
+        }
+        // A model that continues none of the store's entities is not a new version of its
+        // model but another program's: migrating would drop every row.
+        guard mapping.entityMappings.contains(where: { $0.sourceEntityName != nil && $0.destinationEntityName != nil }) else {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                "The model used to open the store at \(path) shares no entity with the one that wrote it; the store is left as it is", userInfo)
+        }
+        do {
+            let connection = try SQLiteConnection(path: path, create: false)
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+            try SQLiteMigration(source: sourceModel, destination: model, mapping: mapping).run(on: connection, metadata: metadata)
+        } catch {
+            throw CoreDataError.make(NSMigrationError, "The migration of the store at \(path) failed; the store is unchanged",
+                                     userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })
+        }
+    }
+}
