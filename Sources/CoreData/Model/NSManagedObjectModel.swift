@@ -54,6 +54,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         entitiesByName.mapValues(\.versionHash)
     }
 
+    /// A checksum of every entity's version hash: what a staged migration names model
+    /// versions by (`NSManagedObjectModelReference`, `NSLightweightMigrationStage`).
+    public var versionChecksum: String { VersionHash.checksum(entityVersionHashesByName) }
+
     /// Whether a store whose metadata is `metadata` was written with this model.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
         guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }

@@ -37,4 +37,11 @@ enum VersionHash {
         }
         return Data(StableHash.digest(text))
     }
+
+    /// One string for a whole model version (Apple's `versionChecksum`), from its entities'
+    /// hashes; a store's recorded hashes give the same string as the model that wrote it.
+    static func checksum(_ entityHashes: [String: Data]) -> String {
+        let text = entityHashes.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.base64EncodedString())" }.joined(separator: "|")
+        return Data(StableHash.digest(text)).base64EncodedString()
+    }
 }

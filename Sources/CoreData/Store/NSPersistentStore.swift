@@ -82,3 +82,5 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         return try body()
     }
 }
+/// An `NSStagedMigrationManager` that migrates the store through its stages when it opens.
+public let NSPersistentStoreStagedMigrationManagerOptionKey = "NSPersistentStoreStagedMigrationManagerOptionKey"

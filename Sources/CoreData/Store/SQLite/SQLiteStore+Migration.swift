@@ -1,26 +1,45 @@
-/// Lightweight migration when a store opens with a newer model.
+/// Migration when a store opens with a newer model: lightweight, or through the stages of an
+/// `NSStagedMigrationManager` given in the options.
 extension SQLiteStore {
     /// Whether the options ask to migrate a store written with another model
     /// (`NSPersistentStoreDescription` sets this by default, as on Apple platforms).
     var migratesAutomatically: Bool {
-        StoreOptions.flag(NSMigratePersistentStoresAutomaticallyOption, in: options ?? [:])
+        StoreOptions.flag(NSMigratePersistentStoresAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil
+    }
+
+    private var stagedMigrationManager: NSStagedMigrationManager? {
+        options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager
     }
 
     /// Migrates the store file at `path`, written with the model `metadata` records, to
     /// `model` in place. Throws 134130 when the source model cannot be found, 134140 when no
     /// mapping can be inferred (the inference error, 134190, underneath), and 134110 when the
-    /// migration itself fails; in every case the file is left as it was.
+    /// migration itself fails; in every case the file is left as it was (or, for a staged
+    /// migration, as the last stage that completed left it).
     func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel) throws {
-        let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
-        guard let sourceModel = model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLiteModelCache.model(inStoreAt: path) }) else {
-            throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "Can't find the model the store at \(path) was written with (not among the model's versions, the main bundle or the store's own copy)", userInfo)
+        let archived = { try? SQLiteModelCache.model(inStoreAt: path) }
+        if let staged = stagedMigrationManager {
+            try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: archived) { source, destination in
+                try migrateStep(path: path, from: source, to: destination, metadata: try readMetadata(path: path))
+            }
+            return
         }
+        guard let sourceModel = model.sourceModel(forStoreMetadata: metadata, archived: archived) else {
+            throw CoreDataError.make(NSMigrationMissingSourceModelError,
+                "Can't find the model the store at \(path) was written with (not among the model's versions, the main bundle or the store's own copy)",
+                [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+        }
+        try migrateStep(path: path, from: sourceModel, to: model, metadata: metadata)
+    }
+
+    /// One lightweight migration, in one transaction.
+    private func migrateStep(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, metadata: [String: Any]) throws {
+        let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
         let mapping: NSMappingModel
         if let found = NSMappingModel(from: nil, forSourceModel: sourceModel, destinationModel: model) {
             mapping = found
         } else {
-            guard StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) else {
+            guard StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil else {
                 throw CoreDataError.make(NSMigrationMissingMappingModelError, "No mapping model for the store at \(path), and inference is off", userInfo)
             }
             do {
