@@ -93,6 +93,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     public func metadata(for store: NSPersistentStore) -> [String: Any] { store.metadata ?? [:] }
 
+    /// Replaces `store`'s metadata; a SQLite store writes it with the next save. The keys the
+    /// store manages (its UUID, type and model version hashes) are kept whatever `metadata` says.
+    public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
+        var updated = metadata ?? [:]
+        for key in [NSStoreUUIDKey, NSStoreTypeKey, NSStoreModelVersionHashesKey] { updated[key] = store.metadata?[key] }
+        store.lock.withLock {
+            store.metadata = updated
+            (store as? SQLiteStore)?.pendingMetadata = updated
+        }
+    }
+
     /// The ID a URI from `uriRepresentation()` names, or nil if it names no store or entity here.
     public func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
         guard url.scheme == "x-coredata", let host = url.host, !host.isEmpty else { return nil }

@@ -12,6 +12,9 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
+    /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
+    /// next save, as on Apple platforms.
+    var pendingMetadata: [String: Any]?
     /// Where an anonymous (`/dev/null`) store keeps its file; removed with the store.
     private var anonymousDirectory: URL?
 
@@ -357,11 +360,13 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         guard !changes.isEmpty else { return }
         try writeTransaction { connection in
             try checkVersions(changes, connection)
+            if let pendingMetadata { try SQLiteModelCache.write(metadata: pendingMetadata, on: connection) }
             for row in changes.inserted { try insert(row, connection) }
             for (row, _) in changes.updated { try update(row, connection) }
             for change in changes.toMany { try writeToMany(change, connection) }
             for (objectID, _) in changes.deleted { try delete(objectID, connection) }
         }
+        pendingMetadata = nil
     }
 
     /// Optimistic locking: every updated or deleted row must still have the version the context
