@@ -1,4 +1,5 @@
 import CoreData
+import StressFixtures
 
 // A command-line program the reliability tests run as a child process, so they can kill it
 // at any moment, run two of them on one store, or limit its file sizes. See RELIABILITY.md.
@@ -10,6 +11,7 @@ import CoreData
 //   CoreDataStress touch-off-queue --store PATH       (for CORE_DATA_CONCURRENCY_DEBUG)
 //   CoreDataStress fetch-with-bound-values --store PATH   (for CORE_DATA_SQL_DEBUG)
 //   CoreDataStress edit-model-in-use --store PATH     (stops: the model is frozen)
+//   CoreDataStress migrate --store PATH               (opens the store with the next model version)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -70,8 +72,10 @@ do {
         try DebugSwitches.fetchWithBoundValues(storePath: arguments.string("store"))
     case "edit-model-in-use":
         try DebugSwitches.editModelInUse(storePath: arguments.string("store"))
+    case "migrate":
+        _ = try StressModel.container(path: arguments.string("store"), model: StressModel.migrated())
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values or edit-model-in-use")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use or migrate")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -3,14 +3,22 @@ import CoreData
 /// The model every stress command uses, and what the reliability tests need to read the stores
 /// those commands write: one library, so the program and the tests cannot drift apart.
 public enum StressModel {
-    public static func make() -> NSManagedObjectModel {
-        NSManagedObjectModel(entities: [
+    public static func make() -> NSManagedObjectModel { model(migrated: false) }
+
+    /// The next version of `make()`, for the migration kill test: items gain an optional
+    /// `weight`, and `payload` is renamed `text`.
+    public static func migrated() -> NSManagedObjectModel { model(migrated: true) }
+
+    private static func model(migrated: Bool) -> NSManagedObjectModel {
+        let payload = NSAttributeDescription(name: migrated ? "text" : "payload", type: .stringAttributeType)
+        if migrated { payload.renamingIdentifier = "payload" }
+        return NSManagedObjectModel(entities: [
             NSEntityDescription(name: "Item", properties: [
                 NSAttributeDescription(name: "batch", type: .integer64AttributeType, optional: false, defaultValue: 0),
                 NSAttributeDescription(name: "serial", type: .integer64AttributeType, optional: false, defaultValue: 0),
                 NSAttributeDescription(name: "touches", type: .integer64AttributeType, optional: false, defaultValue: 0),
-                NSAttributeDescription(name: "payload", type: .stringAttributeType),
-            ]),
+                payload,
+            ] + (migrated ? [NSAttributeDescription(name: "weight", type: .doubleAttributeType)] : [])),
             NSEntityDescription(name: "Counter", properties: [
                 NSAttributeDescription(name: "name", type: .stringAttributeType),
                 NSAttributeDescription(name: "value", type: .integer64AttributeType, optional: false, defaultValue: 0),
@@ -25,8 +33,8 @@ public enum StressModel {
     public static let touchCounterName = "touches"
 
     /// A loaded container on the SQLite file at `path`, or the load error.
-    public static func container(path: String) throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Stress", managedObjectModel: make())
+    public static func container(path: String, model: NSManagedObjectModel = make()) throws -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: "Stress", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }

@@ -134,7 +134,28 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     }
 
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
+    ///
+    /// A process killed in the middle of a large transaction (a migration) can leave the WAL's
+    /// index unfinished, and only a writing connection may rebuild it: a read-only open then
+    /// fails with SQLITE_READONLY. For a store opened for writing, one writing connection is
+    /// opened and closed first, which recovers the WAL (dropping the uncommitted frames, as
+    /// any open would) without changing what the database holds.
     func readMetadata(path: String) throws -> [String: Any] {
+        do {
+            return try readMetadataReadOnly(path: path)
+        } catch let error as SQLiteError where error.code & 0xff == 8 /* SQLITE_READONLY */ && !isReadOnly
+                    && FileManager.default.fileExists(atPath: path + "-wal") {
+            do {
+                let recovering = try SQLiteConnection(path: path, create: false)
+                _ = try recovering.scalar("SELECT COUNT(*) FROM sqlite_master")
+            } catch let error as SQLiteError {
+                throw notAStore("is not a readable SQLite database (\(error.message))")
+            }
+            return try readMetadataReadOnly(path: path)
+        }
+    }
+
+    private func readMetadataReadOnly(path: String) throws -> [String: Any] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? NSNumber, size.intValue == 0 {
             throw notAStore("is empty (zero bytes)")
@@ -150,6 +171,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             return plist
         } catch let error as SQLiteError {
             if error.message.contains("no such table") { throw notAStore("is an SQLite database but not a Core Data store") }
+            if error.code & 0xff == 8 { throw error }
             throw notAStore("is not a readable SQLite database (\(error.message))")
         }
     }
