@@ -241,12 +241,7 @@ import Testing
         context.delete(ada)
         context.processPendingChanges()
 
-        let posted = PostedChanges()
-        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil) {
-            posted.userInfos.append($0.userInfo ?? [:])
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        context.undo()
+        let posted = PostedChanges.during(context.undo, in: context)
 
         let userInfo = try #require(posted.userInfos.last)
         #expect(userInfo[NSDeletedObjectsKey] as? Set<NSManagedObject> == [cy])
