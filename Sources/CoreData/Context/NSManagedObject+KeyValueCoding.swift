@@ -50,9 +50,7 @@ extension NSManagedObject {
                 setToOne(value as? NSManagedObject, forKey: key, maintainingInverse: true)
             }
         } else if property is NSAttributeDescription {
-            fireFaultIfNeeded()
-            values[key] = value
-            noteChange(key)
+            changeAttribute(forKey: key) { values[key] = value }
         }
     }
 
@@ -136,6 +134,7 @@ extension NSManagedObject {
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
+        willChangeStoredValue(forKey: key)
         values[key] = value
         // Not a change by itself; the `didChangeValue(forKey:)` that follows in a hand-written
         // setter records it.
@@ -183,15 +182,28 @@ extension NSManagedObject {
             ConcurrencyDebug.check(self)
             willChangeValue(forKey: key)
             defer { didChangeValue(forKey: key) }
-            fireFaultIfNeeded()
-            values[ordinal: ordinal] = .stored(stored)
-            noteChange(key)
+            changeAttribute(forKey: key) { values[ordinal: ordinal] = .stored(stored) }
             return
         }
         setValue(unwrapOptional(newValue), forKey: key)
     }
 
     // MARK: Change bookkeeping
+
+    /// The one way an attribute changes through key-value coding or a typed accessor: the
+    /// fault fires, the undo recording sees the old value, `store` writes, the change is noted.
+    private func changeAttribute(forKey key: String, _ store: () -> Void) {
+        fireFaultIfNeeded()
+        willChangeStoredValue(forKey: key)
+        store()
+        noteChange(key)
+    }
+
+    /// Called with a property's old value still in place, just before it changes: the
+    /// context's undo recording keeps the value the current undo step started from.
+    func willChangeStoredValue(forKey key: String) {
+        managedObjectContext?.undoRecording?.objectWillChange(self, key: key)
+    }
 
     func noteChange(_ key: String) {
         changedKeys.insert(key)

@@ -20,6 +20,7 @@ extension NSManagedObject {
         fireFaultIfNeeded()
         let old = values[key] as? NSManagedObject
         guard old !== newValue else { return }
+        willChangeStoredValue(forKey: key)
         values[key] = newValue
         noteChange(key)
         guard maintainingInverse, let inverse = entity.relationshipsByName[key]?.inverseRelationship else { return }
@@ -29,17 +30,12 @@ extension NSManagedObject {
 
     func addToMany(_ object: NSManagedObject, forKey key: String, at index: Int?) {
         if refusesExternal(object, forKey: key) { return }
-        fireFaultIfNeeded()
-        let members = toManyMembers(forKey: key)
-        guard members.insert(object, at: index ?? members.count) else { return }
-        noteChange(key)
+        guard editMembers(forKey: key, .insert(object, at: index)) else { return }
         if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.link(self, toInverse: inverse) }
     }
 
     func removeFromToMany(_ object: NSManagedObject, forKey key: String) {
-        fireFaultIfNeeded()
-        guard toManyMembers(forKey: key).remove(object) else { return }
-        noteChange(key)
+        guard editMembers(forKey: key, .remove(object)) else { return }
         if let inverse = entity.relationshipsByName[key]?.inverseRelationship { object.unlink(self, fromInverse: inverse) }
     }
 
@@ -55,17 +51,27 @@ extension NSManagedObject {
             addToMany(object, forKey: key, at: position)
         }
         // Reorder to the given order when members were already present.
-        if toManyMembers(forKey: key).objects.map(ObjectIdentifier.init) != objects.map(ObjectIdentifier.init) {
-            values[key] = ToManyMembers(objects)
-            noteChange(key)
-        }
+        editMembers(forKey: key, .reorder(objects))
+    }
+
+    /// The one place a to-many relationship's members change (on this side only): the fault
+    /// fires, the undo recording sees the members as they were, `edit` applies in place and
+    /// the change is noted. False, touching nothing, when `edit` would change nothing.
+    @discardableResult
+    func editMembers(forKey key: String, _ edit: MembersEdit) -> Bool {
+        fireFaultIfNeeded()
+        let members = toManyMembers(forKey: key)
+        guard edit.changes(members) else { return false }
+        willChangeStoredValue(forKey: key)
+        edit.apply(to: members)
+        noteChange(key)
+        return true
     }
 
     /// Makes `source` appear on this object's side of `inverse`.
     private func link(_ source: NSManagedObject, toInverse inverse: NSRelationshipDescription) {
-        fireFaultIfNeeded()
         if inverse.isToMany {
-            if toManyMembers(forKey: inverse.name).append(source) { noteChange(inverse.name) }
+            editMembers(forKey: inverse.name, .insert(source, at: nil))
         } else {
             // A to-one inverse: detach whatever the other side pointed at before.
             let previous = primitiveValue(forKey: inverse.name) as? NSManagedObject
@@ -79,9 +85,8 @@ extension NSManagedObject {
 
     /// Removes `source` from this object's side of `inverse`.
     private func unlink(_ source: NSManagedObject, fromInverse inverse: NSRelationshipDescription) {
-        fireFaultIfNeeded()
         if inverse.isToMany {
-            if toManyMembers(forKey: inverse.name).remove(source) { noteChange(inverse.name) }
+            editMembers(forKey: inverse.name, .remove(source))
         } else if primitiveValue(forKey: inverse.name) as? NSManagedObject === source {
             setToOne(nil, forKey: inverse.name, maintainingInverse: false)
         }

@@ -28,11 +28,12 @@ extension NSManagedObjectContext {
     }
 
     /// Applies delete rules and posts `NSManagedObjectContextObjectsDidChange` for the changes
-    /// made since the last call.
+    /// made since the last call; with an undo manager, registers them as one undo step.
     public func processPendingChanges() {
         isProcessingScheduled = false
         propagateDeletes()
-        let inserted = unprocessedInserted.filter { $0.insertedFlag && !$0.deletedFlag }
+        // New objects, and deleted ones brought back (by undo or re-insertion).
+        let inserted = unprocessedInserted.filter { !$0.deletedFlag }
         let deleted = unprocessedDeleted
         let updated = unprocessedUpdated.subtracting(inserted).subtracting(deleted)
         unprocessedInserted = []
@@ -44,6 +45,7 @@ extension NSManagedObjectContext {
             deletedSet.remove(object)
             registered.removeValue(forKey: object.objectID)
         }
+        undoRecording?.closeStep()
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         postObjectsDidChange(inserted: inserted, updated: updated, deleted: deleted)
     }
@@ -89,7 +91,7 @@ extension NSManagedObjectContext {
                     guard let inverse = relationship.inverseRelationship else { continue }
                     for target in related {
                         if inverse.isToMany {
-                            target.removeFromToManyOnly(object, forKey: inverse.name)
+                            target.editMembers(forKey: inverse.name, .remove(object))
                         } else if target.primitiveValue(forKey: inverse.name) as? NSManagedObject === object {
                             target.setToOne(nil, forKey: inverse.name, maintainingInverse: false)
                         }
@@ -99,14 +101,5 @@ extension NSManagedObjectContext {
                 }
             }
         }
-    }
-}
-
-extension NSManagedObject {
-    /// Removes a member without touching the other side (used while the other side is deleted).
-    func removeFromToManyOnly(_ object: NSManagedObject, forKey key: String) {
-        fireFaultIfNeeded()
-        guard toManyMembers(forKey: key).remove(object) else { return }
-        noteChange(key)
     }
 }

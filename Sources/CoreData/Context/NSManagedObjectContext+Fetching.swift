@@ -129,7 +129,7 @@ extension NSManagedObjectContext {
                 rowCache[row.objectID] = row
             } else {
                 object.apply(row, in: self)
-                object.awakeFromFetch()
+                awaken(fetched: object)
             }
         } else if refresh, !object.hasChanges {
             object.apply(row, in: self)

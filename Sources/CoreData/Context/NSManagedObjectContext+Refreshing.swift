@@ -1,6 +1,7 @@
 /// Discarding and refreshing: rollback, reset, refresh, and merging other contexts' saves.
 extension NSManagedObjectContext {
     /// Discards every unsaved change: new objects go, deleted ones come back, edits are undone.
+    /// The undo manager's operations are removed.
     ///
     /// Posts `NSManagedObjectContextObjectsDidChange` describing the undoing, so observers (a
     /// fetched results controller) follow it: new objects that go are reported deleted, deleted
@@ -27,7 +28,8 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Forgets every registered object; objects from before are unusable afterwards.
+    /// Forgets every registered object; objects from before are unusable afterwards. The undo
+    /// manager's operations are removed.
     public func reset() {
         performAndWait {
             for object in registered.values { object.managedObjectContext = nil }
@@ -40,9 +42,11 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Empties the change-tracking sets (the objects themselves are dealt with by the caller).
+    /// Empties the change-tracking sets (the objects themselves are dealt with by the caller)
+    /// and the undo manager, whose operations would restore what is gone.
     private func forgetPendingChanges() {
         forgetRecordedMisuse()
+        undoRecording?.discardAll()
         insertedSet = []
         deletedSet = []
         changedSet = []
@@ -120,6 +124,11 @@ extension NSManagedObjectContext {
         let deleted = objectIDs(in: userInfo, keys: [NSDeletedObjectsKey, NSDeletedObjectIDsKey, NSInvalidatedObjectsKey, NSInvalidatedObjectIDsKey])
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         processPendingChanges()
+        // Another context's save is not an edit of this one to undo.
+        withoutUndoRegistration { mergeProcessedChanges(inserted: inserted, updated: updated, deleted: deleted) }
+    }
+
+    private func mergeProcessedChanges(inserted: Set<NSManagedObjectID>, updated: Set<NSManagedObjectID>, deleted: Set<NSManagedObjectID>) {
         var insertedObjects = Set<NSManagedObject>()
         var updatedObjects = Set<NSManagedObject>()
         var deletedObjects = Set<NSManagedObject>()

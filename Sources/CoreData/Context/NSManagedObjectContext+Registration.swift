@@ -4,11 +4,8 @@ extension NSManagedObjectContext {
     public func insert(_ object: NSManagedObject) {
         ConcurrencyDebug.check(self, "insert(_:)")
         if object.managedObjectContext === self {
-            guard object.deletedFlag else { return }
             // Re-inserting a deleted object undoes the delete.
-            object.deletedFlag = false
-            deletedSet.remove(object)
-            unprocessedDeleted.remove(object)
+            if object.deletedFlag { undelete(object) }
             return
         }
         if let owner = object.managedObjectContext {
@@ -17,8 +14,17 @@ extension NSManagedObjectContext {
                 [NSAffectedObjectsErrorKey: [object]]))
             return
         }
+        attach(object)
+        object.awakeFromInsert()
+    }
+
+    /// Registers an object of no context as new: an insertion, or an undone deletion that a
+    /// save had already written.
+    private func attach(_ object: NSManagedObject) {
+        undoRecording?.objectWillChangeMembership(object)
         object.managedObjectContext = self
         object.insertedFlag = true
+        object.deletedFlag = false
         insertionCounter += 1
         object.insertionSerial = insertionCounter
         registered[object.objectID] = object
@@ -26,7 +32,30 @@ extension NSManagedObjectContext {
         unprocessedInserted.insert(object)
         object.values.fillDefaults()
         scheduleProcessing()
-        object.awakeFromInsert()
+    }
+
+    /// Takes back a deletion not yet saved. The object is reported inserted at the next
+    /// `processPendingChanges()`, as `rollback()` reports the deletions it takes back.
+    private func undelete(_ object: NSManagedObject) {
+        undoRecording?.objectWillChangeMembership(object)
+        object.deletedFlag = false
+        deletedSet.remove(object)
+        unprocessedDeleted.remove(object)
+        // A new object deleted and processed left the context; it comes back.
+        registered[object.objectID] = object
+        if object.insertedFlag {
+            insertedSet.insert(object)
+        } else if !object.changedKeys.isEmpty {
+            changedSet.insert(object)
+        }
+        unprocessedInserted.insert(object)
+        scheduleProcessing()
+    }
+
+    /// Brings back an object an undo step deleted, whether or not the deletion was saved;
+    /// `awakeFromInsert()` is not called again.
+    func revive(_ object: NSManagedObject) {
+        if object.managedObjectContext === self { undelete(object) } else { attach(object) }
     }
 
     /// Marks an object for deletion; delete rules run at the next `processPendingChanges()`.
@@ -40,6 +69,7 @@ extension NSManagedObjectContext {
         }
         guard object.managedObjectContext === self, !object.deletedFlag else { return }
         object.fireFaultIfNeeded()
+        undoRecording?.objectWillChangeMembership(object)
         object.deletedFlag = true
         deletedSet.insert(object)
         unprocessedDeleted.insert(object)
@@ -81,7 +111,7 @@ extension NSManagedObjectContext {
             let object = self.object(with: objectID)
             if object.faultFlag {
                 object.apply(row, in: self)
-                object.awakeFromFetch()
+                awaken(fetched: object)
             }
             return object
         }
@@ -126,7 +156,7 @@ extension NSManagedObjectContext {
         if row == nil { row = try? upstreamRows(for: [objectID])[objectID] }
         if let row {
             object.apply(row, in: self)
-            object.awakeFromFetch()
+            awaken(fetched: object)
             return
         }
         // The row is gone (deleted elsewhere). Apple either deletes the object or raises;
@@ -138,6 +168,12 @@ extension NSManagedObjectContext {
                 "The object \(objectID.uriRepresentation().absoluteString) was deleted from the store",
                 [NSAffectedObjectsErrorKey: [object]]))
         }
+    }
+
+    /// Calls `awakeFromFetch()`, whose changes (setting up transient values) are not the
+    /// user's edits and so are not recorded for undo, as on Apple platforms.
+    func awaken(fetched object: NSManagedObject) {
+        withoutUndoRegistration { object.awakeFromFetch() }
     }
 
     /// Members of a to-many relationship of a stored object, as objects of this context.

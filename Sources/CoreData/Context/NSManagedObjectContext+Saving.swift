@@ -14,21 +14,28 @@ extension NSManagedObjectContext {
             processPendingChanges()
             try throwRecordedMisuse()
             guard hasChanges else { return }
-            NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
-            let inserted = Array(insertedSet)
-            let deleted = Array(deletedObjects)
-            let updated = Array(updatedObjects)
-            for object in inserted + updated + deleted { object.willSave() }
-            // willSave may change more objects.
-            processPendingChanges()
-            if parent == nil { updateDerivedAttributes() }
-            try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
-            if let parent {
-                try push(into: parent)
-            } else {
-                try writeToStore()
-                advanceQueryGeneration()
-            }
+            // What saving changes (willSave, derived attributes, constraint resolution) is not
+            // an edit to undo; the edits were registered by the processing above.
+            try withoutUndoRegistration(saveProcessedChanges)
+        }
+    }
+
+    /// The save itself, once pending changes are processed and there is something to save.
+    private func saveProcessedChanges() throws {
+        NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
+        let inserted = Array(insertedSet)
+        let deleted = Array(deletedObjects)
+        let updated = Array(updatedObjects)
+        for object in inserted + updated + deleted { object.willSave() }
+        // willSave may change more objects.
+        processPendingChanges()
+        if parent == nil { updateDerivedAttributes() }
+        try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
+        if let parent {
+            try push(into: parent)
+        } else {
+            try writeToStore()
+            advanceQueryGeneration()
         }
     }
 
@@ -129,6 +136,7 @@ extension NSManagedObjectContext {
         changedSet = []
         for object in inserted + updated + deleted { object.didSave() }
         for object in deleted { object.managedObjectContext = nil }
+        undoRecording?.noteSaved()
         postDidSave(inserted: inserted, updated: updated, deleted: deleted)
     }
 
@@ -152,7 +160,8 @@ extension NSManagedObjectContext {
         let insertedRows = inserted.map { ($0.objectID, $0.currentRow(version: 0), toManyIDs(of: $0, all: true)) }
         let updatedRows = updated.map { ($0.objectID, $0.currentRow(version: 0), $0.changedKeys, toManyIDs(of: $0, all: false)) }
         let deletedIDs = deleted.map(\.objectID)
-        parent.performAndWait {
+        // The parent takes the changes over as a save, not as edits its undo manager records.
+        parent.performAndWait { parent.withoutUndoRegistration {
             var created: [(NSManagedObject, RowSnapshot, [String: [NSManagedObjectID]])] = []
             for (objectID, row, toMany) in insertedRows {
                 let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
@@ -167,7 +176,7 @@ extension NSManagedObjectContext {
             }
             for objectID in deletedIDs { parent.delete(parent.object(with: objectID)) }
             parent.processPendingChanges()
-        }
+        } }
         let committedRows = Dictionary(uniqueKeysWithValues: zip(inserted, insertedRows).map { (ObjectIdentifier($0), $1.1) })
         markSaved(inserted: inserted, updated: updated, deleted: deleted, committedRows: committedRows)
     }

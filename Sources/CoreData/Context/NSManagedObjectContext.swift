@@ -76,6 +76,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let pendingPermanentIDs = Locked<[NSManagedObjectID: NSManagedObjectID]>([:])
     let hasPendingPermanentIDs = Atomic<Bool>(false)
     private let saveObserver = Locked<SaveObserver?>(nil)
+    /// The undo manager and the step being recorded for it (see `NSManagedObjectContext+Undo.swift`).
+    var undoRecording: UndoRecording?
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         ConcurrencyDebug.readEnvironment()

@@ -36,10 +36,42 @@ final class ToManyMembers {
         members.insert(object, at: min(index, members.count)).inserted
     }
 
+    /// Replaces the members with `objects`, in their order.
+    func replace(with objects: [NSManagedObject]) {
+        members = OrderedSet(objects)
+    }
+
     /// Removes `object`; false if it was not a member.
     @discardableResult
     func remove(_ object: NSManagedObject) -> Bool {
         members.remove(object) != nil
+    }
+}
+
+/// One change to a to-many relationship's members, described before it is applied so that
+/// `NSManagedObject.editMembers(forKey:_:)` can tell a no-op from a change first.
+enum MembersEdit {
+    /// Adds a member at a position, or at the end for nil.
+    case insert(NSManagedObject, at: Int?)
+    case remove(NSManagedObject)
+    /// Puts the (same) members in the given order.
+    case reorder([NSManagedObject])
+
+    func changes(_ members: ToManyMembers) -> Bool {
+        switch self {
+        case .insert(let object, _): !members.contains(object)
+        case .remove(let object): members.contains(object)
+        case .reorder(let objects): !members.objects.elementsEqual(objects, by: ===)
+        }
+    }
+
+    func apply(to members: ToManyMembers) {
+        switch self {
+        case .insert(let object, let index?): members.insert(object, at: index)
+        case .insert(let object, nil): members.append(object)
+        case .remove(let object): members.remove(object)
+        case .reorder(let objects): members.replace(with: objects)
+        }
     }
 }
 

@@ -31,12 +31,7 @@ import Testing
         bo.setValue(41, forKey: "age")
         context.processPendingChanges()
 
-        let posted = PostedChanges()
-        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil) {
-            posted.userInfos.append($0.userInfo ?? [:])
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        context.rollback()
+        let posted = PostedChanges.during(context.rollback, in: context)
 
         #expect(posted.userInfos.count == 1)
         let userInfo = try #require(posted.userInfos.first)
@@ -50,12 +45,7 @@ import Testing
     @Test func rollbackWithoutChangesPostsNothing() throws {
         let container = try seeded()
         let context = container.viewContext
-        let posted = PostedChanges()
-        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil) {
-            posted.userInfos.append($0.userInfo ?? [:])
-        }
-        defer { NotificationCenter.default.removeObserver(observer) }
-        context.rollback()
+        let posted = PostedChanges.during(context.rollback, in: context)
         #expect(posted.userInfos.isEmpty)
     }
 
@@ -90,4 +80,15 @@ import Testing
 /// The objects-did-change notifications a test caught, posted on the context's queue.
 final class PostedChanges: @unchecked Sendable {
     var userInfos: [[AnyHashable: Any]] = []
+
+    /// The notifications `context` posts while `body` runs.
+    static func during(_ body: () -> Void, in context: NSManagedObjectContext) -> PostedChanges {
+        let posted = PostedChanges()
+        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil) {
+            posted.userInfos.append($0.userInfo ?? [:])
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        body()
+        return posted
+    }
 }
