@@ -9,12 +9,14 @@ final class Dog: NSManagedObject {
 
 final class Walk: NSManagedObject {
     @Managed var date: Date?
+    /// Kilometres; added in the model's second version, so stores of the first migrate.
+    @Managed var distance: Double?
     @Managed var dog: Dog?
 }
 
 let usage = """
 usage: dogwalk [--store PATH] [--script FILE]
-commands: walk [ISO-8601 date], delete <row>, list, dog <name>, dogs, quit
+commands: walk [ISO-8601 date [km]], delete <row>, list, dog <name>, dogs, quit
 """
 let options = ExampleOptions(usage: usage)
 let container = ExampleStore.open(name: "DogWalk", options: options)
@@ -37,7 +39,8 @@ let dateFormatter = ISO8601DateFormatter()
     let walks = dog.walks?.array as? [Walk] ?? []
     print("\(dog.name ?? "?"): \(walks.count) walk\(walks.count == 1 ? "" : "s")")
     for (row, walk) in walks.enumerated() {
-        print("  \(row + 1). \(walk.date.map(dateFormatter.string(from:)) ?? "?")")
+        let distance = walk.distance.map { " (\($0) km)" } ?? ""
+        print("  \(row + 1). \(walk.date.map(dateFormatter.string(from:)) ?? "?")\(distance)")
     }
 }
 
@@ -48,15 +51,21 @@ do {
     loop.run(prompt: "dogwalk>") { command in
         switch command.name {
         case "walk":
+            let parts = command.rest.split(separator: " ").map(String.init)
             let date: Date
-            if command.rest.isEmpty {
-                date = Date()
-            } else {
-                guard let parsed = dateFormatter.date(from: command.rest) else { throw CommandError("not an ISO-8601 date: \(command.rest)") }
+            if let text = parts.first {
+                guard let parsed = dateFormatter.date(from: text) else { throw CommandError("not an ISO-8601 date: \(text)") }
                 date = parsed
+            } else {
+                date = Date()
+            }
+            let distance = try parts.dropFirst().first.map { text in
+                guard let kilometres = Double(text) else { throw CommandError("not a distance in km: \(text)") }
+                return kilometres
             }
             let walk = Walk(context: context)
             walk.date = date
+            walk.distance = distance
             currentDog.mutableOrderedSetValue(forKey: "walks").add(walk)
             try context.saveOrRollback()
             printWalks(of: currentDog)

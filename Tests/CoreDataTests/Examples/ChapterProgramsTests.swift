@@ -1,3 +1,4 @@
+import CoreData
 import Foundation
 import Testing
 
@@ -59,6 +60,26 @@ import Testing
         """)
         let relaunch = try ExampleProgram(name: "dogwalk").run(["list"], arguments: store)
         #expect(relaunch.output.hasPrefix("Fido: 1 walk\n  1. 2024-01-03T08:00:00Z\n"))
+    }
+
+    /// The model's first version had no `distance`; a store written with it opens in the
+    /// program, which uses the second version, with its walks, and takes distances after.
+    @Test func dogWalkOpensAStoreOfItsFirstModelVersion() throws {
+        let url = directory.file("DogWalkV1.sqlite")
+        let bundle = ModelFiles.examples.appendingPathComponent("DogWalk/Model/DogWalk.xcdatamodeld")
+        let version1 = try NSManagedObjectModel.load(contentsOf: bundle.appendingPathComponent("DogWalk.xcdatamodel"))
+        #expect(version1.entitiesByName["Walk"]?.attributesByName["distance"] == nil)
+        do {
+            let context = try makeContainer(model: version1, storeURL: url).viewContext
+            let dog = NSEntityDescription.insertNewObject(forEntityName: "Dog", into: context)
+            dog.setValue("Fido", forKey: "name")
+            let walk = NSEntityDescription.insertNewObject(forEntityName: "Walk", into: context)
+            walk.setValue(Date(timeIntervalSince1970: 1_704_182_400), forKey: "date")
+            dog.mutableOrderedSetValue(forKey: "walks").add(walk)
+            try context.save()
+        }
+        let run = try ExampleProgram(name: "dogwalk").run(["walk 2024-01-03T08:00:00Z 4.5"], arguments: ["--store", url.path])
+        #expect(run.output.hasPrefix("Fido: 1 walk\n  1. 2024-01-02T08:00:00Z\ndogwalk> walk 2024-01-03T08:00:00Z 4.5\nFido: 2 walks\n  1. 2024-01-02T08:00:00Z\n  2. 2024-01-03T08:00:00Z (4.5 km)\n"))
     }
 
     @Test func bowTiesRejectsARatingOfSixAndKeepsTheOldOne() throws {
