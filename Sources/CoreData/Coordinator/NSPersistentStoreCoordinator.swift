@@ -35,7 +35,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
         guard let storeClass = StoreTypeRegistry.shared.storeClass(for: storeType) else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
-                "Unsupported store type '\(storeType)'; use NSSQLiteStoreType, NSInMemoryStoreType or a type registered with registerStoreClass(_:type:)")
+                "Unsupported store type '\(storeType)'; use NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType or a type registered with registerStoreClass(_:type:)")
         }
         // In-memory stores may have no URL; the initialiser Apple's subclasses override takes one.
         let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configurationName,
