@@ -14,8 +14,8 @@ extension NSPersistentStoreCoordinator {
     /// try coordinator.addPersistentStore(ofType: NotesWebStore.type, configurationName: nil, at: url)
     /// ```
     ///
-    /// The class must be a subclass of `NSIncrementalStore` or `NSAtomicStore`; any other class is refused with a
-    /// logged error, and adding a store of that type then throws
+    /// The class must be a subclass of `NSIncrementalStore` or `NSAtomicStore`; any other class
+    /// is refused with a logged error, and adding a store of that type then throws
     /// `NSPersistentStoreInvalidTypeError`.
     public class func registerStoreClass(_ storeClass: AnyClass?, type storeType: String) {
         guard let storeClass else {

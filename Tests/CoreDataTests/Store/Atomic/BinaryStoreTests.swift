@@ -27,47 +27,19 @@ import Testing
     }
 
     @Test func everyAttributeTypeReadsBackInANewCoordinator() throws {
-        ValueTransformer.setValueTransformer(RGBAColourTransformer(), forName: RGBAColourTransformer.name)
-        let when = Date(timeIntervalSinceReferenceDate: 123_456_789.987)
-        let amount = Decimal(string: "12345678901234.5678901")!
-        let identifier = UUID()
-        let photo = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let values = AllTypesSample(photoBytes: 4096)
         do {
             let context = try context("Types.binary", model: TestModels.allTypes())
-            let sample = NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context)
-            sample.setValue("é 🙂 and NUL \u{0}", forKey: "text")
-            sample.setValue(Int16.min, forKey: "small")
-            sample.setValue(Int32.max, forKey: "medium")
-            sample.setValue(Int64.max, forKey: "large")
-            sample.setValue(Float(1.5), forKey: "single")
-            sample.setValue(Double.pi, forKey: "double")
-            sample.setValue(true, forKey: "flag")
-            sample.setValue(amount, forKey: "amount")
-            sample.setValue(when, forKey: "when")
-            sample.setValue(URL(string: "https://example.com/a?b=c")!, forKey: "link")
-            sample.setValue(identifier, forKey: "identifier")
-            sample.setValue(photo, forKey: "photo")
-            sample.setValue(RGBAColourBox(RGBAColour(red: 1, green: 2, blue: 3, alpha: 255)), forKey: "colour")
+            values.set(on: NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context))
             _ = NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context)
             try context.save()
         }
         let context = try context("Types.binary", model: TestModels.allTypes())
         let samples = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Sample"))
-        let sample = try #require(samples.first { $0.value(forKey: "text") != nil })
         #expect(samples.count == 2)
-        #expect(sample.value(forKey: "text") as? String == "é 🙂 and NUL \u{0}")
-        #expect(sample.value(forKey: "small") as? Int16 == Int16.min)
-        #expect(sample.value(forKey: "medium") as? Int32 == Int32.max)
-        #expect(sample.value(forKey: "large") as? Int64 == Int64.max)
-        #expect(sample.value(forKey: "single") as? Float == 1.5)
-        #expect(sample.value(forKey: "double") as? Double == Double.pi)
-        #expect(sample.value(forKey: "flag") as? Bool == true)
-        #expect(sample.value(forKey: "amount") as? Decimal == amount)
-        #expect(sample.value(forKey: "when") as? Date == when)
-        #expect(sample.value(forKey: "link") as? URL == URL(string: "https://example.com/a?b=c"))
-        #expect(sample.value(forKey: "identifier") as? UUID == identifier)
-        #expect(sample.value(forKey: "photo") as? Data == photo)
-        #expect((sample.value(forKey: "colour") as? RGBAColourBox)?.colour == RGBAColour(red: 1, green: 2, blue: 3, alpha: 255))
+        let sample = try #require(samples.first { $0.value(forKey: "text") != nil })
+        try values.expectRoundTripped(sample)
+        #expect(sample.value(forKey: "when") as? Date == values.when)
         let empty = try #require(samples.first { $0 !== sample })
         #expect(empty.value(forKey: "text") == nil && empty.value(forKey: "amount") == nil && empty.value(forKey: "colour") == nil)
     }
@@ -199,9 +171,7 @@ import Testing
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
         let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
         try controller.performFetch()
-        let recorder = TableRecorder()
-        recorder.reset(from: controller)
-        controller.delegate = recorder
+        let recorder = TableRecorder.attached(to: controller)
         insertDog("Ace", walks: [], into: context)
         try context.save()
         #expect(controller.fetchedObjects?.map(\.name) == ["Ace", "Rex"])
@@ -276,6 +246,9 @@ import Testing
         #expect(byName.type == NSBinaryStoreType && typed.type == NSBinaryStoreType)
         #expect(byName is NSAtomicStore)
         #expect(NSPersistentStoreCoordinator.registeredStoreTypes[NSBinaryStoreType] != nil)
+        try coordinator.destroyPersistentStore(at: directory.file("a.binary"), type: .binary)
+        #expect(coordinator.persistentStores.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("a.binary").path))
 
         let container = NSPersistentContainer(name: "Walks", managedObjectModel: model)
         container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: directory.file("c.binary"))]
