@@ -9,12 +9,11 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
             throw CoreDataError.misuse("A binary store is loaded by the coordinator it belongs to")
         }
-        guard url.path != "/dev/null", FileManager.default.fileExists(atPath: url.path),
-              let data = try? Data(contentsOf: url), !data.isEmpty else {
-            // No file, or a zero-length one (Apple's way of reserving a store's place): a new store.
-            try create(at: url, model: model)
-            return
-        }
+        // No file, or a zero-length one (Apple's way of reserving a store's place): a new store.
+        // A file that cannot be read throws rather than being taken for a new store and replaced.
+        guard url.path != "/dev/null", FileManager.default.fileExists(atPath: url.path) else { return try create(at: url, model: model) }
+        let data = try Data(contentsOf: url)
+        guard !data.isEmpty else { return try create(at: url, model: model) }
         guard let archive = BinaryStoreArchive(data: data) else {
             throw CoreDataError.make(259, "The file at \(url.path) is not a binary store; it was left untouched.",
                                      [NSURLErrorKey: url, NSFilePathErrorKey: url.path])

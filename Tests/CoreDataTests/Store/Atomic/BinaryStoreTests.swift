@@ -44,6 +44,28 @@ import Testing
         #expect(empty.value(forKey: "text") == nil && empty.value(forKey: "amount") == nil && empty.value(forKey: "colour") == nil)
     }
 
+    @Test func nestedCompositeValuesReadBackAndFilter() throws {
+        let model = try CompositeAttributeTests.model()
+        do {
+            let context = try context("Composite.binary", model: model)
+            let ada = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+            ada.setValue("Ada", forKey: "name")
+            ada.setValue(["city": "London", "postcode": 1, "location": ["latitude": 51.5, "longitude": -0.125]], forKey: "address")
+            _ = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+            try context.save()
+        }
+        let context = try context("Composite.binary", model: model)
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.predicate = NSPredicate(format: "address.location.latitude > 50")
+        let people = try context.fetch(request)
+        #expect(people.map { $0.value(forKey: "name") as? String } == ["Ada"])
+        let address = try #require(people.first?.value(forKey: "address") as? [String: Any])
+        #expect(address["city"] as? String == "London")
+        #expect(address["postcode"] as? Int32 == 1)
+        #expect((address["location"] as? [String: Any])?["longitude"] as? Double == -0.125)
+        #expect(address["street"] == nil)
+    }
+
     @Test func orderedToManyAndToOneRelationshipsReadBack() throws {
         do {
             let context = try context("Walks.binary")
