@@ -10,4 +10,11 @@ enum CoreDataError {
     static func misuse(_ message: String, _ userInfo: [String: Any] = [:]) -> NSError {
         make(NSCoreDataError, message, userInfo)
     }
+
+    /// A value a store cannot write as `attribute`'s type (1550, naming the attribute).
+    static func typeMismatch(_ value: Any, _ attribute: NSAttributeDescription) -> NSError {
+        make(NSManagedObjectValidationError, "Value \(value) of type \(type(of: value)) cannot be stored in attribute '\(attribute.name)' of type \(attribute.attributeType)", [
+            NSValidationKeyErrorKey: attribute.name, NSValidationValueErrorKey: value,
+        ])
+    }
 }

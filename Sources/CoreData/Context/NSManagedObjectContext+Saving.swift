@@ -183,7 +183,7 @@ extension NSManagedObjectContext {
 
     /// The members of the object's loaded, stored to-many relationships (all of them, or only
     /// the changed ones) as IDs, deleted members left out.
-    private func toManyIDs(of object: NSManagedObject, all: Bool) -> [String: [NSManagedObjectID]] {
+    func toManyIDs(of object: NSManagedObject, all: Bool) -> [String: [NSManagedObjectID]] {
         var result: [String: [NSManagedObjectID]] = [:]
         for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
             guard all || object.changedKeys.contains(relationship.name), !object.isToManyFault(relationship.name) else { continue }

@@ -1,6 +1,7 @@
 import Logging
 
-/// Store types beyond the built-in ones: `NSIncrementalStore` subclasses, registered by name.
+/// Store types beyond the built-in ones: `NSIncrementalStore` and `NSAtomicStore` subclasses,
+/// registered by name.
 extension NSPersistentStoreCoordinator {
     private static let logger = Logger(label: "CoreData")
 
@@ -13,8 +14,8 @@ extension NSPersistentStoreCoordinator {
     /// try coordinator.addPersistentStore(ofType: NotesWebStore.type, configurationName: nil, at: url)
     /// ```
     ///
-    /// The class must be a subclass of `NSIncrementalStore`; any other class is refused with a
-    /// logged error, and adding a store of that type then throws
+    /// The class must be a subclass of `NSIncrementalStore` or `NSAtomicStore`; any other class
+    /// is refused with a logged error, and adding a store of that type then throws
     /// `NSPersistentStoreInvalidTypeError`.
     public class func registerStoreClass(_ storeClass: AnyClass?, type storeType: String) {
         guard let storeClass else {
@@ -22,7 +23,7 @@ extension NSPersistentStoreCoordinator {
             return
         }
         guard let rowStoreClass = storeClass as? any RowStore.Type else {
-            logger.error("registerStoreClass: \(storeClass) is not a subclass of NSIncrementalStore; store type '\(storeType)' stays unregistered")
+            logger.error("registerStoreClass: \(storeClass) is not a subclass of NSIncrementalStore or NSAtomicStore; store type '\(storeType)' stays unregistered")
             return
         }
         StoreTypeRegistry.shared.register(rowStoreClass, type: storeType)

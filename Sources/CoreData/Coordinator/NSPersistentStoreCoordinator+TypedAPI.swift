@@ -52,13 +52,17 @@ extension NSPersistentStoreCoordinator {
     /// file, 259 if the file is not a store.
     public class func metadataForPersistentStore(ofType storeType: String, at url: URL,
                                                  options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
-        guard storeType == NSSQLiteStoreType else { throw noStoreFiles(storeType) }
-        return try SQLiteStore.storedMetadata(at: url)
+        switch storeType {
+        case NSSQLiteStoreType: return try SQLiteStore.storedMetadata(at: url)
+        case NSBinaryStoreType: return try BinaryStore.storedMetadata(at: url)
+        default: throw noStoreFiles(storeType)
+        }
     }
 
-    /// Only SQLite stores have files these operations understand.
+    /// Only SQLite stores have files every operation here understands (binary store files
+    /// answer metadata too).
     private static func noStoreFiles(_ storeType: String) -> NSError {
         CoreDataError.make(NSPersistentStoreInvalidTypeError,
-                           "Store type '\(storeType)' keeps no store file this operation can read; use NSSQLiteStoreType")
+                           "Store type '\(storeType)' keeps no store file this operation can read")
     }
 }

@@ -35,7 +35,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
         guard let storeClass = StoreTypeRegistry.shared.storeClass(for: storeType) else {
             throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
-                "Unsupported store type '\(storeType)'; use NSSQLiteStoreType, NSInMemoryStoreType or a type registered with registerStoreClass(_:type:)")
+                "Unsupported store type '\(storeType)'; use NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType or a type registered with registerStoreClass(_:type:)")
         }
         // In-memory stores may have no URL; the initialiser Apple's subclasses override takes one.
         let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configurationName,
@@ -73,11 +73,16 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         stores.remove(at: index)
     }
 
-    /// Deletes a store's files (the database and its WAL and shared-memory companions).
+    /// Deletes a store's files (a SQLite database with its WAL and shared-memory companions, or a
+    /// binary store's file).
     public func destroyPersistentStore(at url: URL, type storeType: String = NSSQLiteStoreType, options: [AnyHashable: Any]? = nil) throws {
         if let store = persistentStore(for: url) { try remove(store) }
-        guard storeType == NSSQLiteStoreType else { return }
-        for suffix in ["", "-wal", "-shm"] {
+        let suffixes = switch storeType {
+        case NSSQLiteStoreType: ["", "-wal", "-shm"]
+        case NSBinaryStoreType: [""]
+        default: [String]()
+        }
+        for suffix in suffixes {
             let path = url.path + suffix
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         }

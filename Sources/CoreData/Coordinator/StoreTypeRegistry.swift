@@ -6,6 +6,7 @@ final class StoreTypeRegistry: Sendable {
     private let classes = Locked<[String: any RowStore.Type]>([
         NSSQLiteStoreType: SQLiteStore.self,
         NSInMemoryStoreType: InMemoryStore.self,
+        NSBinaryStoreType: BinaryStore.self,
     ])
 
     func storeClass(for type: String) -> (any RowStore.Type)? {

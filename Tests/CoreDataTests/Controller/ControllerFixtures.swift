@@ -128,6 +128,14 @@ final class TableRecorder: NSFetchedResultsControllerDelegate {
         table = Self.table(of: controller)
     }
 
+    /// A recorder that starts from the controller's current sections and is its delegate.
+    static func attached(to controller: NSFetchedResultsController<some Any>) -> TableRecorder {
+        let recorder = TableRecorder()
+        recorder.reset(from: controller)
+        controller.delegate = recorder
+        return recorder
+    }
+
     static func table(of controller: NSFetchedResultsController<some Any>) -> Table {
         Table(sections: (controller.sections ?? []).map { section in
             .init(name: section.name, ids: (section.objects ?? []).map { ObjectIdentifier($0 as AnyObject) })

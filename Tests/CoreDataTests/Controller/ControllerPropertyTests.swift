@@ -15,10 +15,11 @@ import Testing
         case unsectioned
     }
 
-    @Test(arguments: Shape.allCases, [NSInMemoryStoreType, DictionaryStore.type])
+    @Test(arguments: Shape.allCases, [NSInMemoryStoreType, NSBinaryStoreType, DictionaryStore.type])
     func reportsReplayToAFreshFetch(shape: Shape, storeType: String) throws {
         var random = SplitMix64(seed: Self.seed)
-        let container = try worldCupContainer(type: storeType)
+        let directory = TemporaryDirectory()
+        let container = try worldCupContainer(storeURL: storeType == NSBinaryStoreType ? directory.file("WorldCup.binary") : nil, type: storeType)
         let context = container.viewContext
         let request = worldCupRequest()
         if shape == .filteredByWins { request.predicate = NSPredicate(format: "wins < 3") }

@@ -6,8 +6,8 @@ import Testing
 /// runs them: `context.fetch` and `context.count(for:)` on a container holding the data set of
 /// `QueryTestDatabase` as managed objects. Each case's result is compared with the plain Swift
 /// reference filter and order:
-/// - saved objects, context reset, on a SQLite store (the fetch runs as SQL) and on an
-///   in-memory store (the store's evaluator);
+/// - saved objects, context reset, on a SQLite store (the fetch runs as SQL), on the in-memory
+///   and binary stores (the in-memory evaluator) and on an incremental store;
 /// - the same with unsaved inserts, edits and deletes, which `includesPendingChanges` folds
 ///   in: as Apple documents, an object the context holds changes for is judged by its current
 ///   state, any other by what the store holds, and the result is ordered by current values;
@@ -36,7 +36,7 @@ import Testing
         var staleByDesign = 0
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, DictionaryStore.type])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType, DictionaryStore.type])
     func savedObjectsFetchWhatTheReferenceSelects(storeType: String) throws {
         var tally = Tally()
         let start = ContinuousClock.now
@@ -58,7 +58,7 @@ import Testing
         #expect(tally.disagreements == 0)
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, DictionaryStore.type])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType, DictionaryStore.type])
     func pendingChangesAreFoldedIntoFetches(storeType: String) throws {
         var tally = Tally()
         let start = ContinuousClock.now
@@ -93,7 +93,11 @@ import Testing
     // MARK: Support
 
     func storeURL(_ storeType: String, _ name: String) -> URL? {
-        storeType == NSSQLiteStoreType ? directory.file("\(name).sqlite") : nil
+        switch storeType {
+        case NSSQLiteStoreType: directory.file("\(name).sqlite")
+        case NSBinaryStoreType: directory.file("\(name).binary")
+        default: nil
+        }
     }
 
     static func serials(_ people: [Row]) -> [Int64: Int64] {

@@ -11,7 +11,7 @@ import Testing
 
     /// Ann owns a pen and Bob a cup, saved; the context is reset so both people are faults.
     func makeOwners(_ storeType: String) throws -> (NSManagedObjectContext, ann: NSManagedObjectID, bob: NSManagedObjectID) {
-        let container = try makeContainer(model: QueryTestDatabase.makeModel(), storeURL: storeType == NSSQLiteStoreType ? directory.file("Owners.sqlite") : nil, type: storeType)
+        let container = try makeContainer(model: QueryTestDatabase.makeModel(), storeURL: storeType == NSInMemoryStoreType ? nil : directory.file("Owners.\(storeType)"), type: storeType)
         let context = container.viewContext
         var people: [NSManagedObject] = []
         for (serial, (name, title)) in [("Ann", "pen"), ("Bob", "cup")].enumerated() {
@@ -41,7 +41,7 @@ import Testing
         Set(((person.value(forKey: "items") as? NSSet)?.allObjects as? [NSManagedObject] ?? []).map { $0.value(forKey: "title") as? String ?? "nil" })
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType])
     func movingAnItemToAFaultedOwnerIsSeenByFetchesAndTheOwner(storeType: String) throws {
         let (context, ann, bob) = try makeOwners(storeType)
         let cup = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).first { $0.value(forKey: "title") as? String == "cup" })
@@ -57,7 +57,7 @@ import Testing
         #expect(titles(context.object(with: bob)) == [])
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType])
     func joiningAGroupFromAFaultIsSeenByFetchesAndSaved(storeType: String) throws {
         let (context, ann, _) = try makeOwners(storeType)
         let club = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Group")).first)
@@ -73,7 +73,7 @@ import Testing
         #expect(try names(context, "ANY groups.label == 'club'") == ["Ann"])
     }
 
-    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType, NSBinaryStoreType])
     func deletingAnItemOfAFaultedOwnerRemovesItFromTheOwner(storeType: String) throws {
         let (context, ann, _) = try makeOwners(storeType)
         let pen = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).first { $0.value(forKey: "title") as? String == "pen" })

@@ -5,9 +5,9 @@ extension InMemoryStore {
             for assignment in assignments where assignment.value != nil && !ManagedValueTypeCheck.accepts(assignment.value!, for: assignment.attribute) {
                 throw CoreDataError.make(NSManagedObjectValidationError, "\(assignment.attribute.name) cannot hold \(assignment.value!)")
             }
-            let matches = try fetchRows(fetch)
+            let matches = try table.fetchRows(fetch)
             for var row in matches {
-                let view = InMemoryRowView(row: row, store: self)
+                let view = InMemoryRowView(row: row, table: table)
                 for assignment in assignments {
                     row.values[assignment.attribute.name] = try assignment.expression.map { expression in
                         // The values the row had before this update, as SQL's UPDATE reads them.
@@ -15,7 +15,7 @@ extension InMemoryStore {
                     } ?? assignment.value
                 }
                 row.version += 1
-                store(row)
+                table.store(row)
             }
             return BatchUpdateOutcome(count: matches.count, objectIDs: returningObjectIDs ? matches.map(\.objectID) : [])
         }
@@ -29,12 +29,12 @@ extension InMemoryStore {
             var pending = ids
             var doomed: [NSManagedObjectID] = []
             while let id = pending.popLast() {
-                guard !doomed.contains(id), row(for: id) != nil else { continue }
+                guard !doomed.contains(id), table.row(for: id) != nil else { continue }
                 doomed.append(id)
                 for relationship in id.entity.relationshipsByName.values {
                     let targets = relationship.isToMany
-                        ? try relatedObjectIDs(relationship, of: id)
-                        : (row(for: id)?.values[relationship.name] as? NSManagedObjectID).map { [$0] } ?? []
+                        ? table.relatedObjectIDs(relationship, of: id)
+                        : (table.row(for: id)?.values[relationship.name] as? NSManagedObjectID).map { [$0] } ?? []
                     if relationship.deleteRule == .denyDeleteRule, !targets.isEmpty {
                         throw CoreDataError.make(NSValidationRelationshipDeniedDeleteError,
                             "Batch delete refused: \(id.entity.name ?? "").\(relationship.name) has destinations (deny rule)")
@@ -42,7 +42,7 @@ extension InMemoryStore {
                     if relationship.deleteRule == .cascadeDeleteRule { pending += targets }
                 }
             }
-            for id in doomed { remove(id) }
+            for id in doomed { table.remove(id) }
         }
     }
 }

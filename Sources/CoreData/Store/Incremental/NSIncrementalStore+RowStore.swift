@@ -61,14 +61,8 @@ extension NSIncrementalStore: RowStore {
 
     /// Hands the store the saving context's objects; the store checks versions itself.
     func apply(_ changes: StoreChanges, from context: NSManagedObjectContext) throws {
-        func objects(_ ids: some Sequence<NSManagedObjectID>) -> Set<NSManagedObject> {
-            Set(ids.compactMap { context.registeredObject(for: $0) })
-        }
-        let inserted = objects(changes.inserted.map(\.objectID))
-        let insertedIDs = Set(changes.inserted.map(\.objectID))
-        let updated = objects(changes.updated.map(\.row.objectID) + changes.toMany.map(\.source).filter { !insertedIDs.contains($0) })
-        let request = NSSaveChangesRequest(inserted: inserted, updated: updated,
-                                           deleted: objects(changes.deleted.map(\.objectID)), locked: nil)
+        let objects = changes.objects(in: context)
+        let request = NSSaveChangesRequest(inserted: objects.inserted, updated: objects.updated, deleted: objects.deleted, locked: nil)
         _ = try execute(request, with: context)
     }
 
@@ -127,14 +121,7 @@ extension NSIncrementalStore: RowStore {
     }
 
     private static func objectIDs(in result: Any, answering question: String) throws -> [NSManagedObjectID] {
-        let elements: [Any]? = switch result {
-        case let array as [Any]: array
-        case let set as Set<NSManagedObjectID>: Array(set)
-        case let set as NSSet: set.allObjects
-        case let set as NSOrderedSet: set.array
-        default: nil
-        }
-        guard let elements else { throw unexpected(result, answering: question) }
+        guard let elements = ToManyValue.elements(of: result) else { throw unexpected(result, answering: question) }
         return try elements.map { element in
             if let id = element as? NSManagedObjectID { return id }
             if let object = element as? NSManagedObject { return object.objectID }

@@ -65,16 +65,12 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     /// The ID of the object `data` names in this store (a number or string the store uses as
     /// the object's key). Not for overriding.
     public final func newObjectID(for entity: NSEntityDescription, referenceObject data: Any) -> NSManagedObjectID {
-        // An unhashable reference cannot key an ID; Apple's framework raises here, and this
-        // method does not throw, so the ID carries a key no stored row has.
-        let key = (try? references.key(for: data)) ?? 0
-        return objectID(for: entity, primaryKey: key)
+        references.objectID(for: entity, reference: data, in: self)
     }
 
     /// The reference object `objectID` was made from. Not for overriding.
     public final func referenceObject(for objectID: NSManagedObjectID) -> Any {
-        guard let key = objectID.primaryKey, objectID.persistentStore === self else { return NSNull() }
-        return references.reference(for: key)
+        references.reference(for: objectID, in: self)
     }
 
     private static func mustOverride(_ method: String) -> NSError {

@@ -23,38 +23,38 @@ enum SQLiteValueCoding {
     static func encodeFoundation(_ value: Any, as attribute: NSAttributeDescription) throws -> SQLValue {
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
-            guard let number = value as? NSNumber else { throw mismatch(value, attribute) }
+            guard let number = value as? NSNumber else { throw CoreDataError.typeMismatch(value, attribute) }
             return .integer(number.int64Value)
         case .doubleAttributeType, .floatAttributeType:
-            guard let number = value as? NSNumber else { throw mismatch(value, attribute) }
+            guard let number = value as? NSNumber else { throw CoreDataError.typeMismatch(value, attribute) }
             return .real(number.doubleValue)
         case .decimalAttributeType:
             if let decimal = value as? Decimal { return .text(decimal.description) }
             if let number = value as? NSNumber { return .text(number.decimalValue.description) }
-            throw mismatch(value, attribute)
+            throw CoreDataError.typeMismatch(value, attribute)
         case .dateAttributeType:
-            guard let date = value as? Date else { throw mismatch(value, attribute) }
+            guard let date = value as? Date else { throw CoreDataError.typeMismatch(value, attribute) }
             return .real(date.timeIntervalSinceReferenceDate)
         case .stringAttributeType:
-            guard let string = value as? String else { throw mismatch(value, attribute) }
+            guard let string = value as? String else { throw CoreDataError.typeMismatch(value, attribute) }
             return .text(string)
         case .URIAttributeType:
-            guard let url = value as? URL else { throw mismatch(value, attribute) }
+            guard let url = value as? URL else { throw CoreDataError.typeMismatch(value, attribute) }
             return .text(url.absoluteString)
         case .UUIDAttributeType:
-            guard let uuid = value as? UUID else { throw mismatch(value, attribute) }
+            guard let uuid = value as? UUID else { throw CoreDataError.typeMismatch(value, attribute) }
             return .blob(withUnsafeBytes(of: uuid.uuid) { Array($0) })
         case .binaryDataAttributeType:
-            guard let data = value as? Data else { throw mismatch(value, attribute) }
+            guard let data = value as? Data else { throw CoreDataError.typeMismatch(value, attribute) }
             return .blob(Array(data))
         case .transformableAttributeType:
             return .blob(Array(try TransformableCoding.encode(value, for: attribute)))
         case .objectIDAttributeType:
-            guard let objectID = value as? NSManagedObjectID else { throw mismatch(value, attribute) }
+            guard let objectID = value as? NSManagedObjectID else { throw CoreDataError.typeMismatch(value, attribute) }
             return .text(objectID.uriRepresentation().absoluteString)
         case .undefinedAttributeType, .compositeAttributeType:
             // A composite is written element by element, never as one column.
-            throw mismatch(value, attribute)
+            throw CoreDataError.typeMismatch(value, attribute)
         }
     }
 
@@ -104,11 +104,5 @@ enum SQLiteValueCoding {
         case .text(let text): Double(text) ?? 0
         default: 0
         }
-    }
-
-    private static func mismatch(_ value: Any, _ attribute: NSAttributeDescription) -> NSError {
-        CoreDataError.make(NSManagedObjectValidationError, "Value \(value) of type \(type(of: value)) cannot be stored in attribute '\(attribute.name)' of type \(attribute.attributeType)", [
-            NSValidationKeyErrorKey: attribute.name, NSValidationValueErrorKey: value,
-        ])
     }
 }

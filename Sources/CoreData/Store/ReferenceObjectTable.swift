@@ -1,4 +1,5 @@
-/// Maps an incremental store's reference objects to the integer keys object IDs carry, and back.
+/// Maps the reference objects of incremental and atomic stores to the integer keys object IDs
+/// carry, and back.
 ///
 /// A positive integer reference is its own key, so IDs and their URIs (`p42`) stay the same
 /// across launches, as they do for SQLite rows. Any other hashable reference (a string, a
@@ -33,6 +34,19 @@ final class ReferenceObjectTable: Sendable {
 
     func reference(for key: Int64) -> Any {
         state.withLock { $0.referencesByKey[key] } ?? NSNumber(value: key)
+    }
+
+    /// The ID of the object `reference` names in `store`.
+    func objectID(for entity: NSEntityDescription, reference: Any, in store: NSPersistentStore) -> NSManagedObjectID {
+        // An unhashable reference cannot key an ID; Apple's framework raises here, and the
+        // public methods calling this do not throw, so the ID carries a key no stored row has.
+        store.objectID(for: entity, primaryKey: (try? key(for: reference)) ?? 0)
+    }
+
+    /// The reference object `objectID` of `store` was made from; `NSNull` for another store's ID.
+    func reference(for objectID: NSManagedObjectID, in store: NSPersistentStore) -> Any {
+        guard let key = objectID.primaryKey, objectID.persistentStore === store else { return NSNull() }
+        return reference(for: key)
     }
 
     private static func positiveInteger(_ reference: Any) -> Int64? {
