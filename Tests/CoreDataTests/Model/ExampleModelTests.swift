@@ -8,7 +8,7 @@ import Testing
     static let expectedModels: [(app: String, entities: [String: Set<String>])] = [
         ("HitList", ["Person": ["name"]]),
         ("BowTies", ["BowTie": ["id", "isFavorite", "lastWorn", "name", "photoData", "rating", "searchKey", "timesWorn", "tintColor", "url"]]),
-        ("DogWalk", ["Dog": ["name", "walks"], "Walk": ["date", "dog"]]),
+        ("DogWalk", ["Dog": ["name", "walks"], "Walk": ["date", "distance", "dog"]]),
         ("BubbleTeaFinder", [
             "Venue": ["favorite", "id", "name", "phone", "specialCount", "category", "location", "priceInfo", "stats"],
             "Category": ["categoryID", "name", "venue"],
