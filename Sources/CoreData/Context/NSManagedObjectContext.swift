@@ -76,6 +76,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let pendingPermanentIDs = Locked<[NSManagedObjectID: NSManagedObjectID]>([:])
     let hasPendingPermanentIDs = Atomic<Bool>(false)
     private let saveObserver = Locked<SaveObserver?>(nil)
+    /// Off only for a migration's batch saves: objects whose relationships a later pass fills
+    /// in are saved half-made to bound memory, and validated in the migration's last pass.
+    var validatesOnSave = true
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         ConcurrencyDebug.readEnvironment()
