@@ -95,20 +95,7 @@ final class FailingMigrationPolicy: NSEntityMigrationPolicy {
     }
 
     static func seed(_ url: URL) throws {
-        let context = try makeContainer(model: sourceModel(), storeURL: url).viewContext
-        var people: [String: NSManagedObject] = [:]
-        for (name, age) in [("Ann Lee", 30), ("Bob", nil), ("Cy Young", 50)] as [(String, Int?)] {
-            let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
-            person.setValue(name, forKey: "fullName")
-            person.setValue(age.map { NSNumber(value: $0) }, forKey: "age")
-            people[name] = person
-        }
-        for (name, owner) in [("Rex", "Ann Lee"), ("Fido", "Ann Lee"), ("Spot", "Cy Young")] {
-            let dog = NSEntityDescription.insertNewObject(forEntityName: "Dog", into: context)
-            dog.setValue(name, forKey: "name")
-            dog.setValue(people[owner], forKey: "owner")
-        }
-        try context.save()
+        try Lightweight.seed(url, model: sourceModel(), nameKey: "fullName", people: ["Ann Lee", "Bob", "Cy Young"])
     }
 
     /// `Person(firstName, lastName, age, dogs) ⟷ Dog(name, owner)`.
