@@ -30,7 +30,9 @@ extension NSManagedObjectContext {
         // willSave may change more objects.
         processPendingChanges()
         if parent == nil { updateDerivedAttributes() }
-        try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
+        if validatesOnSave {
+            try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
+        }
         if let parent {
             try push(into: parent)
         } else {

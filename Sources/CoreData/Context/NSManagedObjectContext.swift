@@ -78,6 +78,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private let saveObserver = Locked<SaveObserver?>(nil)
     /// The undo manager and the step being recorded for it (see `NSManagedObjectContext+Undo.swift`).
     var undoRecording: UndoRecording?
+    /// Off only for a migration's batch saves: objects whose relationships a later pass fills
+    /// in are saved half-made to bound memory, and validated in the migration's last pass.
+    var validatesOnSave = true
 
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         ConcurrencyDebug.readEnvironment()

@@ -32,6 +32,13 @@ enum LoadedClassSearch {
         return found
     }
 
+    /// The classes named `name` that are `Wanted` (a base class's metatype): the one
+    /// `NSClassFromString` finds for a module-qualified name, else every match of the search.
+    static func classes<Wanted>(named name: String, as wanted: Wanted.Type) -> [Wanted] {
+        if let found = NSClassFromString(name) as? Wanted { return [found] }
+        return classes(named: name).compactMap { $0 as? Wanted }
+    }
+
     /// The descriptor a type-metadata record points at: a relative pointer whose low bits say
     /// whether it is direct (0) or through a pointer (1); other kinds are Objective-C's.
     private static func typeDescriptor(at record: UnsafeRawPointer) -> UnsafeRawPointer? {

@@ -58,8 +58,7 @@ final class ManagedObjectClassRegistry: Sendable {
     }
 
     private func search(_ name: String) -> NSManagedObject.Type? {
-        if let found = NSClassFromString(name) as? NSManagedObject.Type { return found }
-        let matches = LoadedClassSearch.classes(named: name).compactMap { $0 as? NSManagedObject.Type }
+        let matches = LoadedClassSearch.classes(named: name, as: NSManagedObject.Type.self)
         if matches.count > 1 {
             logger.warning("Several NSManagedObject subclasses are named '\(name)' (\(matches.map { String(reflecting: $0) }.joined(separator: ", "))); using \(String(reflecting: matches[0])). Give the entity a module-qualified class name to choose.")
         }

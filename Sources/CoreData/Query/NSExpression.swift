@@ -134,10 +134,16 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// Evaluates against `object`; `context` supplies variables. Nil when the expression cannot
     /// apply (Apple raises).
     public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
-        guard parseError == nil else { return nil }
         var variables: [String: Any] = [:]
         for case let (key as String, value) in context ?? [:] { variables[key] = value }
-        return try? PredicateEvaluator.evaluate(node, object, variables: variables)
+        return try? value(with: object, variables: variables)
+    }
+
+    /// Like `expressionValue(with:context:)`, but says why an expression cannot apply, for
+    /// callers that report it (a migration's property mappings).
+    func value(with object: Any?, variables: [String: Any]) throws -> Any? {
+        if let parseError { throw parseError }
+        return try PredicateEvaluator.evaluate(node, object, variables: variables)
     }
 
     public func copy(with zone: NSZone? = nil) -> Any { self }

@@ -132,7 +132,7 @@ struct PredicateEvaluator {
             return .collection(try items.flatMap { try value(of: $0, &context).members })
         case .function(let selector, let arguments):
             guard let function = ExpressionFunction(selector: selector) else {
-                throw PredicateError.semantic("unknown function \(selector)")
+                return constantValues(of: try methodCall(selector, arguments, &context))
             }
             return try function.apply(arguments.map { try value(of: $0, &context) })
         default:
@@ -168,6 +168,19 @@ struct PredicateEvaluator {
             case .collection(let values): return .many(values.map(\.anyValue))
             }
         }
+    }
+
+    /// `FUNCTION(receiver, "selector", …)`: the parser keeps the receiver as the first argument.
+    /// Receiver and arguments are read raw, so managed objects reach the method as objects.
+    private static func methodCall(_ selector: String, _ arguments: [ExpressionNode], _ context: inout Context) throws -> KeyPathReader.Value {
+        guard !arguments.isEmpty else { throw PredicateError.semantic("unknown function \(selector)") }
+        let raw = try arguments.map { argument -> Any? in
+            switch try rawValue(of: argument, &context) {
+            case .single(let value): value
+            case .many(let values): values
+            }
+        }
+        return KeyPathReader.Value(try ExpressionMethodCall.perform(selector, on: raw[0], arguments: Array(raw.dropFirst())))
     }
 
     private static func constantValues(of traversal: KeyPathReader.Value) -> EvaluatedValue {

@@ -41,7 +41,8 @@ enum PredicateFormatter {
         case .aggregate(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
         case .function(let selector, let arguments):
             guard let function = ExpressionFunction(selector: selector) else {
-                return "FUNCTION(\"\(escape(selector))\")"
+                let receiver = arguments.first.map(format) ?? "nil"
+                return "FUNCTION(" + ([receiver, "\"" + escape(selector) + "\""] + arguments.dropFirst().map(format)).joined(separator: ", ") + ")"
             }
             if let symbol = function.infixSymbol, arguments.count == 2 {
                 return "(" + format(arguments[0]) + " " + symbol + " " + format(arguments[1]) + ")"

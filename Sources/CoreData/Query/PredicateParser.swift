@@ -363,7 +363,8 @@ struct PredicateParser {
             advance()
             return try parseCast(at: token.position)
         case .keyword("FUNCTION"):
-            throw error("FUNCTION() is not supported; use a named function such as sum()")
+            advance()
+            return try parseMethodCall(at: token.position)
         default:
             throw error("expected an expression, found \(describeCurrent())")
         }
@@ -388,6 +389,20 @@ struct PredicateParser {
             throw error("wrong number of arguments to \(name)()", at: position)
         }
         return .function(function.selector, arguments)
+    }
+
+    /// `FUNCTION(receiver, "selector:", arguments…)`: a method of the receiver, kept as a
+    /// function node whose first argument is the receiver (`ExpressionMethodCall` runs it).
+    /// The built-in functions are called by name instead, so their selectors are refused here.
+    private mutating func parseMethodCall(at position: Int) throws -> ExpressionNode {
+        let arguments = try parseArguments()
+        guard arguments.count >= 2, case .constant(.string(let selector)) = arguments[1] else {
+            throw error("FUNCTION needs a receiver and a selector name", at: position)
+        }
+        guard ExpressionFunction(selector: selector) == nil else {
+            throw error("call \(selector) by its name, not through FUNCTION", at: position)
+        }
+        return .function(selector, [arguments[0]] + arguments.dropFirst(2))
     }
 
     private mutating func parseSubquery() throws -> ExpressionNode {

@@ -23,19 +23,19 @@ import Testing
     }
 
     /// Three people (Ann 30, Bob nil age, Cy 50), Ann with dogs Rex and Fido, Cy with Spot;
-    /// returns each object's URI by name.
+    /// returns each object's URI by name. `people` renames the three, under `nameKey`.
     @discardableResult
-    static func seed(_ url: URL, model: NSManagedObjectModel) throws -> [String: URL] {
+    static func seed(_ url: URL, model: NSManagedObjectModel, nameKey: String = "name", people: [String] = ["Ann", "Bob", "Cy"]) throws -> [String: URL] {
         let container = try makeContainer(model: model, storeURL: url)
         let context = container.viewContext
         var objects: [String: NSManagedObject] = [:]
-        for (name, age) in [("Ann", 30), ("Bob", nil), ("Cy", 50)] as [(String, Int?)] {
+        for (name, age) in zip(people, [30, nil, 50] as [Int?]) {
             let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
-            person.setValue(name, forKey: "name")
+            person.setValue(name, forKey: nameKey)
             person.setValue(age.map { NSNumber(value: $0) }, forKey: "age")
             objects[name] = person
         }
-        for (name, owner) in [("Rex", "Ann"), ("Fido", "Ann"), ("Spot", "Cy")] {
+        for (name, owner) in [("Rex", people[0]), ("Fido", people[0]), ("Spot", people[2])] {
             let dog = NSEntityDescription.insertNewObject(forEntityName: "Dog", into: context)
             dog.setValue(name, forKey: "name")
             dog.setValue(objects[owner], forKey: "owner")

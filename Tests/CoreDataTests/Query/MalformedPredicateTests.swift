@@ -10,7 +10,7 @@ import Testing
         "name == 12abc", "name == 0xZZ", "name == 1e", "name == %", "name == %q", "name == %@", "%K == 1",
         "name == $", "name.@ == 1", "name. == 1", "SUBQUERY(items, i, i.x > 1).@count > 0", "SUBQUERY(items $i, 1)",
         "frobnicate(a) == 1", "abs(a, b) == 1", "CAST(1, 'NSFoo') == a", "CAST(a, 'NSDate') == 1", "name == {1, 2",
-        "name == 'a' 'b'", "a == 1 b == 2", "name § 3", "FUNCTION(a, 'x') == 1", "name == \\u12", "'\\u00' == a",
+        "name == 'a' 'b'", "a == 1 b == 2", "name § 3", "FUNCTION(a) == 1", "name == \\u12", "'\\u00' == a",
         "a == 1 &&", "|| a == 1", "name", "TRUEPREDICATE == 1", "SELF", "(((((a == 1)))", "a == (1",
     ]
 

@@ -55,13 +55,50 @@ extension SQLiteStore {
             throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
                 "The model used to open the store at \(path) shares no entity with the one that wrote it; the store is left as it is", userInfo)
         }
+        try run(mapping, onStoreAt: path, metadata: metadata, from: sourceModel, to: model)
+    }
+
+    /// Runs `mapping` on the store file at `path`: in SQL, in place, when every property
+    /// mapping copies; otherwise object by object (`migrateByObjects`), which SQLiteMigration's
+    /// refusal (134140) sends it to.
+    func run(_ mapping: NSMappingModel, onStoreAt path: String, metadata: [String: Any],
+             from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel) throws {
+        let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
+        let inPlace: SQLiteMigration
+        do {
+            inPlace = try SQLiteMigration(source: sourceModel, destination: model, mapping: mapping)
+        } catch {
+            try migrateByObjects(path: path, from: sourceModel, to: model, mapping: mapping)
+            return
+        }
         do {
             let connection = try SQLiteConnection(path: path, create: false)
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
-            try SQLiteMigration(source: sourceModel, destination: model, mapping: mapping).run(on: connection, metadata: metadata)
+            try inPlace.run(on: connection, metadata: metadata)
         } catch {
             throw CoreDataError.make(NSMigrationError, "The migration of the store at \(path) failed; the store is unchanged",
                                      userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })
+        }
+    }
+
+    /// Runs a mapping SQL cannot (computed values, migration policies) through
+    /// `NSMigrationManager` into a new file beside the store, then renames it over the store:
+    /// a crash at any moment leaves the old store or the new one, never a mix. Throws the
+    /// manager's 134110, the store unchanged.
+    private func migrateByObjects(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, mapping: NSMappingModel) throws {
+        let storeFile = URL(fileURLWithPath: path)
+        let newFile = storeFile.deletingLastPathComponent().appendingPathComponent(".\(storeFile.lastPathComponent).migrating-\(UUID().uuidString)")
+        // The old store's WAL belongs to the old file: folded into it (and, at close,
+        // deleted) first, or SQLite would replay it onto the new file after the rename.
+        try SQLiteConnection(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try NSMigrationManager(sourceModel: sourceModel, destinationModel: model)
+            .migrateStore(from: storeFile, sourceType: NSSQLiteStoreType, options: nil, with: mapping,
+                          toDestinationURL: newFile, destinationType: NSSQLiteStoreType, destinationOptions: nil)
+        // The manager closed the new store, so its WAL is folded in and gone too.
+        guard rename(newFile.path, path) == 0 else {
+            let error = CoreDataError.make(NSMigrationError, "Could not move the migrated store into place at \(path): \(String(cString: strerror(errno)))")
+            try? NSPersistentStoreCoordinator(managedObjectModel: model).destroyPersistentStore(at: newFile, type: NSSQLiteStoreType)
+            throw error
         }
     }
 }

@@ -1,0 +1,79 @@
+/// The steps that migrate the instances of one entity mapping. `NSMigrationManager` calls them
+/// in three passes over the mapping model's entity mappings, as Apple's does:
+///
+/// 1. `begin(_:with:)`, `createDestinationInstances(forSource:in:manager:)` for each source
+///    instance, `endInstanceCreation(forMapping:manager:)`;
+/// 2. `createRelationships(forDestination:in:manager:)` for each destination instance the first
+///    pass made, `endRelationshipCreation(forMapping:manager:)`;
+/// 3. the destination instances are validated, then `performCustomValidation(forMapping:manager:)`
+///    and `end(_:manager:)`.
+///
+/// A mapping names its subclass in `entityMigrationPolicyClassName`, which is found among the
+/// loaded classes by bare or module-qualified name, as `managedObjectClassName` is.
+///
+/// For example, a policy that splits one attribute into two:
+/// ```swift
+/// final class SplitNamePolicy: NSEntityMigrationPolicy {
+///     override func createDestinationInstances(forSource source: NSManagedObject, in mapping: NSEntityMapping,
+///                                              manager: NSMigrationManager) throws {
+///         try super.createDestinationInstances(forSource: source, in: mapping, manager: manager)
+///         let person = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])[0]
+///         let parts = (source.value(forKey: "fullName") as? String ?? "").split(separator: " ", maxSplits: 1)
+///         person.setValue(parts.first.map(String.init), forKey: "firstName")
+///         person.setValue(parts.dropFirst().first.map(String.init), forKey: "lastName")
+///     }
+/// }
+/// ```
+open class NSEntityMigrationPolicy: NSObject {
+    /// Required: the manager makes policies from their class alone.
+    public required override init() { super.init() }
+
+    open func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {}
+
+    /// Makes the destination instance of `sInstance` for a copy or transform mapping, sets each
+    /// attribute from its mapping's `valueExpression`, and associates the two; a custom
+    /// mapping is left to the subclass.
+    open func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                         manager: NSMigrationManager) throws {
+        guard [.copyEntityMappingType, .transformEntityMappingType].contains(mapping.mappingType),
+              let entityName = mapping.destinationEntityName else { return }
+        let destination = NSEntityDescription.insertNewObject(forEntityName: entityName, into: manager.destinationContext)
+        for propertyMapping in mapping.attributeMappings ?? [] {
+            guard let name = propertyMapping.name, let expression = propertyMapping.valueExpression else { continue }
+            destination.setValue(try manager.evaluate(expression, source: sInstance, mapping: mapping, policy: self), forKey: name)
+        }
+        manager.associate(sourceInstance: sInstance, withDestinationInstance: destination, for: mapping)
+    }
+
+    open func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+
+    /// Sets each relationship of `dInstance` from its mapping's `valueExpression`, evaluated on
+    /// the source instance it was made from. Source objects in the value (as `$source.owner`
+    /// gives) become the destination instances they were migrated to; destination objects (as
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingName:sourceInstances:", …)`
+    /// gives) are kept.
+    open func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
+                                  manager: NSMigrationManager) throws {
+        guard let mappingName = mapping.name, let relationshipMappings = mapping.relationshipMappings, !relationshipMappings.isEmpty,
+              let source = manager.sourceInstances(forEntityMappingName: mappingName, destinationInstances: [dInstance]).first else { return }
+        for propertyMapping in relationshipMappings {
+            guard let name = propertyMapping.name, let expression = propertyMapping.valueExpression,
+                  let relationship = dInstance.entity.relationshipsByName[name] else { continue }
+            let value = try manager.evaluate(expression, source: source, mapping: mapping, policy: self)
+            let members = manager.destinationObjects(migratedFrom: value, as: relationship.destinationEntity)
+            if !relationship.isToMany {
+                dInstance.setValue(members.first, forKey: name)
+            } else if relationship.isOrdered {
+                dInstance.setValue(NSOrderedSet(array: members), forKey: name)
+            } else {
+                dInstance.setValue(NSSet(array: members), forKey: name)
+            }
+        }
+    }
+
+    open func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+
+    open func performCustomValidation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+
+    open func end(_ mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+}
