@@ -14,11 +14,13 @@ struct SQLiteMigration {
     let mapping: NSMappingModel
 
     /// Source entity name → the destination entity and the mapping that continues it.
-    private let continuations: [String: (entity: NSEntityDescription, mapping: NSEntityMapping)]
+    let continuations: [String: (entity: NSEntityDescription, mapping: NSEntityMapping)]
     /// Destination entity name → its mapping.
     private let mappingsByDestination: [String: NSEntityMapping]
 
     private static let asideSuffix = "_MIGRATION_SOURCE"
+    /// Tables changed in place with `ALTER TABLE` (see `TableAlteration`).
+    private var tablesAltered: Set<String> = []
 
     init(source: NSManagedObjectModel, destination: NSManagedObjectModel, mapping: NSMappingModel) throws {
         self.source = source
@@ -49,27 +51,48 @@ struct SQLiteMigration {
     /// archive kept in the file. All or nothing.
     func run(on connection: SQLiteConnection, metadata: [String: Any]) throws {
         try connection.transaction {
-            let sourceTables = Self.tables(of: source)
+            let layouts = destination.entities.filter { $0.superentity == nil }
+                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map(SQLiteTableLayout.init(root:))
+            // Tables whose change ALTER TABLE can make keep their rows where they are; the
+            // others are renamed aside and rebuilt.
+            var alterations: [String: TableAlteration] = [:]
+            for layout in layouts {
+                if let alteration = try alteration(for: layout, connection) { alterations[layout.table] = alteration }
+            }
+            var migration = self
+            migration.tablesAltered = Set(alterations.keys)
+            try migration.rebuild(layouts, alterations: alterations, metadata: metadata, connection)
+        }
+    }
+
+    /// Rebuilds the tables that cannot be altered, reading the others as they are, then alters
+    /// those (after every read of their old columns) and finishes the bookkeeping.
+    private func rebuild(_ layouts: [SQLiteTableLayout], alterations: [String: TableAlteration], metadata: [String: Any],
+                         _ connection: SQLiteConnection) throws {
+            let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
             for table in sourceTables where try tableExists(table, connection) {
                 try connection.execute("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)")
             }
             let offsets = try keyOffsets(connection)
-            let layouts = destination.entities.filter { $0.superentity == nil }
-                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map(SQLiteTableLayout.init(root:))
-            for layout in layouts {
+            for layout in layouts where !tablesAltered.contains(layout.table) {
                 try connection.execute(layout.createStatement)
                 try fill(layout, offsets: offsets, connection)
             }
             let joinTables = SQLiteSchema.joinTableStatements(in: destination)
             for statement in joinTables.tables { try connection.execute(statement) }
             try fillJoinTables(offsets: offsets, connection)
+            let desiredIndexes = layouts.flatMap(\.indexStatements)
+            for alteration in alterations.values.sorted(by: { $0.table < $1.table }) {
+                try alteration.apply(keepingIndexes: Set(desiredIndexes.map(TableAlteration.indexName(in:))), connection)
+            }
             try checkMandatoryValues(layouts, connection)
             for table in sourceTables where try tableExists(table + Self.asideSuffix, connection) {
                 try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)")
             }
-            for statement in layouts.flatMap(\.indexStatements) + joinTables.indexes { try connection.execute(statement) }
+            for statement in desiredIndexes + joinTables.indexes {
+                try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+            }
             try rewriteBookkeeping(layouts, metadata: metadata, connection)
-        }
     }
 
     // MARK: Tables
@@ -87,11 +110,13 @@ struct SQLiteMigration {
         return Array(Set(entityTables + joinTables)).sorted()
     }
 
-    private func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
+    func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
         try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
     }
 
-    private func aside(_ table: String) -> String { table + Self.asideSuffix }
+    /// Where a source table's old rows are read during the migration: renamed aside, or in
+    /// place for a table that is altered (after every read).
+    private func aside(_ table: String) -> String { tablesAltered.contains(table) ? table : table + Self.asideSuffix }
 
     /// How far each source table's keys move: zero, except where a destination table gathers
     /// rows from several source tables, whose keys could collide. Then the table with the
@@ -100,7 +125,9 @@ struct SQLiteMigration {
         var offsets: [String: Int64] = [:]
         for root in destination.entities where root.superentity == nil {
             var maxima: [(name: String, maximum: Int64)] = []
-            for name in Set(root.selfAndDescendants.compactMap { sourceEntity(for: $0)?.rootEntity.name }) where offsets[name] == nil {
+            let names = Set(root.selfAndDescendants.compactMap { sourceEntity(for: $0)?.rootEntity.name })
+            guard names.count > 1 else { continue }
+            for name in names where offsets[name] == nil {
                 let table = aside(SQLiteSchema.table(for: source.entitiesByName[name]!))
                 guard case .integer(let maximum)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") else {
                     maxima.append((name, 0))
@@ -117,7 +144,7 @@ struct SQLiteMigration {
         return offsets
     }
 
-    private func sourceEntity(for entity: NSEntityDescription) -> NSEntityDescription? {
+    func sourceEntity(for entity: NSEntityDescription) -> NSEntityDescription? {
         mappingsByDestination[entity.name ?? ""]?.sourceEntityName.flatMap { source.entitiesByName[$0] }
     }
 
@@ -130,18 +157,17 @@ struct SQLiteMigration {
     /// Copies into `layout`'s new table the rows of every source entity it continues, one
     /// `INSERT … SELECT` per source table.
     private func fill(_ layout: SQLiteTableLayout, offsets: [String: Int64], _ connection: SQLiteConnection) throws {
-        guard let root = destination.entitiesByName.values.first(where: { $0.superentity == nil && SQLiteSchema.table(for: $0) == layout.table }) else { return }
-        let pairs = root.selfAndDescendants.compactMap { entity in sourceEntity(for: entity).map { (source: $0, destination: entity) } }
+        let pairs = continued(in: layout)
         for sourceRoot in Set(pairs.map { $0.source.rootEntity.name ?? "" }).sorted() {
             let group = pairs.filter { $0.source.rootEntity.name == sourceRoot }
-            var bindings: [SQLValue] = []
             let keyOffset = offsets[sourceRoot] ?? 0
-            var values = ["t.Z_PK + \(keyOffset)", Self.caseByEntity(group.map { ($0.source, String($0.destination.entityNumber)) }), "t.Z_OPT"]
+            let entityNumbers = Self.caseByEntity(group.map { ($0.source, ColumnValue(sql: String($0.destination.entityNumber))) })
+            var values = ["t.Z_PK + \(keyOffset)", entityNumbers.sql, "t.Z_OPT"]
+            var bindings: [SQLValue] = []
             for column in layout.columns {
-                let expressions = try group.map { pair in
-                    (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets, bindings: &bindings))
-                }
-                values.append(Self.caseByEntity(expressions))
+                let value = try columnValue(column, group: group, offsets: offsets)
+                values.append(value.sql)
+                bindings += value.bindings
             }
             for order in layout.orderColumns {
                 values.append(orderValue(order, group: group))
@@ -153,35 +179,49 @@ struct SQLiteMigration {
         }
     }
 
+    /// The destination entities of `layout`'s table that continue a source entity, with it.
+    func continued(in layout: SQLiteTableLayout) -> [(source: NSEntityDescription, destination: NSEntityDescription)] {
+        guard let root = destination.entitiesByName.values.first(where: { $0.superentity == nil && SQLiteSchema.table(for: $0) == layout.table }) else { return [] }
+        return root.selfAndDescendants.compactMap { entity in sourceEntity(for: entity).map { (source: $0, destination: entity) } }
+    }
+
     /// One expression when every source entity gives the same, else a `CASE` on the row's
     /// source entity.
-    private static func caseByEntity(_ expressions: [(NSEntityDescription, String)]) -> String {
-        let distinct = Set(expressions.map(\.1))
-        if distinct.count == 1 { return distinct.first! }
-        let branches = expressions.map { "WHEN \($0.0.entityNumber) THEN \($0.1)" }.joined(separator: " ")
-        return "(CASE t.Z_ENT \(branches) ELSE NULL END)"
+    private static func caseByEntity(_ expressions: [(NSEntityDescription, ColumnValue)]) -> ColumnValue {
+        if let first = expressions.first?.1, expressions.allSatisfy({ $0.1 == first }) { return first }
+        let branches = expressions.map { "WHEN \($0.0.entityNumber) THEN \($0.1.sql)" }.joined(separator: " ")
+        return ColumnValue(sql: "(CASE t.Z_ENT \(branches) ELSE NULL END)", bindings: expressions.flatMap(\.1.bindings))
+    }
+
+    /// The SQL value of `column` for the rows of a group of source entities.
+    func columnValue(_ column: SQLiteColumn, group: [(source: NSEntityDescription, destination: NSEntityDescription)],
+                             offsets: [String: Int64]) throws -> ColumnValue {
+        Self.caseByEntity(try group.map { pair in
+            (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets))
+        })
     }
 
     /// The SQL value of `column` for rows of `entity` continued from rows of `sourceEntity`.
     private func value(of column: SQLiteColumn, for entity: NSEntityDescription, from sourceEntity: NSEntityDescription,
-                       offsets: [String: Int64], bindings: inout [SQLValue]) throws -> String {
+                       offsets: [String: Int64]) throws -> ColumnValue {
         // A column of another entity sharing the table stays empty for this entity's rows.
-        guard let property = entity.propertiesByName[column.property.name], !property.isTransient else { return "NULL" }
+        guard let property = entity.propertiesByName[column.property.name], !property.isTransient else { return .null }
         let entityMapping = mappingsByDestination[entity.name ?? ""]
         if let relationship = property as? NSRelationshipDescription {
             let key = entityMapping?.relationshipMappings?.first { $0.name == relationship.name }?.copiedSourceKey
-            guard let key, let sourceRelationship = sourceEntity.relationshipsByName[key] else { return "NULL" }
+            guard let key, let sourceRelationship = sourceEntity.relationshipsByName[key] else { return .null }
             let destinationOffset = offset(of: sourceRelationship.destinationEntity, offsets)
+            let moved = destinationOffset == 0 ? "" : " + \(destinationOffset)"
             if !sourceRelationship.isToMany {
-                return "t.\(SQLiteSchema.column(for: sourceRelationship)) + \(destinationOffset)"
+                return ColumnValue(sql: "t.\(SQLiteSchema.column(for: sourceRelationship))\(moved)")
             }
             // A to-many that became a to-one keeps the first member.
-            return "(SELECT p.dst + \(destinationOffset) FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.src = t.Z_PK ORDER BY p.ord LIMIT 1)"
+            return ColumnValue(sql: "(SELECT p.dst\(moved) FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.src = t.Z_PK ORDER BY p.ord LIMIT 1)")
         }
-        guard let declared = property as? NSAttributeDescription else { return "NULL" }
+        guard let declared = property as? NSAttributeDescription else { return .null }
         // The attribute whose values the column holds: the element's, for a composite.
         let composite = declared as? NSCompositeAttributeDescription
-        guard let attribute = composite.map({ $0.leaves.first { $0.path == column.elementPath }?.attribute }) ?? declared else { return "NULL" }
+        guard let attribute = composite.map({ $0.leaves.first { $0.path == column.elementPath }?.attribute }) ?? declared else { return .null }
         let key = entityMapping?.attributeMappings?.first { $0.name == declared.name }?.copiedSourceKey
         var copied: String?
         if let key, let sourceAttribute = sourceEntity.attributesByName[key] {
@@ -194,11 +234,11 @@ struct SQLiteMigration {
                 copied = conversion.sql("t.\(SQLiteSchema.column(for: sourceAttribute))")
             }
         }
-        guard let defaultValue = attribute.defaultValue else { return copied ?? "NULL" }
+        guard let defaultValue = attribute.defaultValue else { return copied.map { ColumnValue(sql: $0) } ?? .null }
         // New attributes start at their default, as do nils of attributes made mandatory.
-        if copied != nil && attribute.isOptional && declared.isOptional { return copied! }
-        bindings.append(try SQLiteValueCoding.encodeFoundation(defaultValue, as: attribute))
-        return copied.map { "COALESCE(\($0), ?)" } ?? "?"
+        if let copied, attribute.isOptional && declared.isOptional { return ColumnValue(sql: copied) }
+        let bound = try SQLiteValueCoding.encodeFoundation(defaultValue, as: attribute)
+        return ColumnValue(sql: copied.map { "COALESCE(\($0), ?)" } ?? "?", bindings: [bound])
     }
 
     /// The order value of an ordered one-to-many's member rows: the source's order where the
@@ -250,12 +290,14 @@ struct SQLiteMigration {
     }
 
     /// A mandatory attribute that some migrated row leaves nil (made mandatory without a
-    /// default) fails the migration, as saving such an object would fail.
-    private func checkMandatoryValues(_ layouts: [SQLiteTableLayout], _ connection: SQLiteConnection) throws {
+    /// default) fails the migration, as saving such an object would fail. Only columns that
+    /// can have gained a nil are read: one scan each.
+    func checkMandatoryValues(_ layouts: [SQLiteTableLayout], _ connection: SQLiteConnection) throws {
         for layout in layouts {
+            let group = continued(in: layout)
             for column in layout.columns where column.elementPath.isEmpty {
-                guard let attribute = column.property as? NSAttributeDescription, !attribute.isOptional,
-                      !(attribute is NSDerivedAttributeDescription) else { continue }
+                guard let attribute = column.property as? NSAttributeDescription, !attribute.isOptional, attribute.defaultValue == nil,
+                      !(attribute is NSDerivedAttributeDescription), mayHaveGainedNil(attribute, group: group) else { continue }
                 let numbers = SQLiteSchema.entityNumbers(for: attribute.entity).map(String.init).joined(separator: ", ")
                 guard case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM \(layout.table) WHERE \(column.name) IS NULL AND Z_ENT IN (\(numbers))"),
                       count > 0 else { continue }
@@ -263,6 +305,15 @@ struct SQLiteMigration {
                     "\(count) migrated \(attribute.entity.name ?? "") rows have no value for the mandatory attribute '\(attribute.name)', which has no default value",
                     [NSValidationKeyErrorKey: attribute.name])
             }
+        }
+    }
+
+    /// Whether some continued entity takes `attribute` from nothing or from an optional one.
+    private func mayHaveGainedNil(_ attribute: NSAttributeDescription, group: [(source: NSEntityDescription, destination: NSEntityDescription)]) -> Bool {
+        group.contains { pair in
+            guard pair.destination.propertiesByName[attribute.name] != nil else { return false }
+            let key = mappingsByDestination[pair.destination.name ?? ""]?.attributeMappings?.first { $0.name == attribute.name }?.copiedSourceKey
+            return key.flatMap { pair.source.attributesByName[$0] }.map(\.isOptional) ?? true
         }
     }
 
@@ -279,4 +330,13 @@ struct SQLiteMigration {
         metadata[NSStoreModelVersionHashesKey] = destination.entityVersionHashesByName
         try SQLiteModelCache.write(metadata: metadata, model: destination, on: connection)
     }
+}
+
+/// A column's value in a migration's `INSERT … SELECT`: SQL over the source row `t`, with the
+/// values its placeholders take.
+struct ColumnValue: Equatable {
+    var sql: String
+    var bindings: [SQLValue] = []
+
+    static let null = ColumnValue(sql: "NULL")
 }

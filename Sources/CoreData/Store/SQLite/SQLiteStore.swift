@@ -137,14 +137,16 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     ///
     /// A process killed in the middle of a large transaction (a migration) can leave the WAL's
     /// index unfinished, and only a writing connection may rebuild it: a read-only open then
-    /// fails with SQLITE_READONLY. For a store opened for writing, one writing connection is
-    /// opened and closed first, which recovers the WAL (dropping the uncommitted frames, as
-    /// any open would) without changing what the database holds.
+    /// fails with SQLITE_READONLY (so can a rollback journal). For a store opened for writing,
+    /// one writing connection is opened and closed first, which recovers it (dropping the
+    /// uncommitted changes, as any open would) without changing what the database holds.
     func readMetadata(path: String) throws -> [String: Any] {
         do {
             return try readMetadataReadOnly(path: path)
-        } catch let error as SQLiteError where error.code & 0xff == 8 /* SQLITE_READONLY */ && !isReadOnly
-                    && FileManager.default.fileExists(atPath: path + "-wal") {
+        } catch let error as SQLiteError where error.code & 0xff == 8 /* SQLITE_READONLY */ {
+            // Or a rollback journal left by a kill before the file was switched to WAL.
+            let unfinished = ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
+            guard unfinished, !isReadOnly else { throw notAStore("is not a readable SQLite database (\(error.message))") }
             do {
                 let recovering = try SQLiteConnection(path: path, create: false)
                 _ = try recovering.scalar("SELECT COUNT(*) FROM sqlite_master")
