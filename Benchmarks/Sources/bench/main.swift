@@ -7,7 +7,7 @@ func allCases(_ options: Options) -> [BenchmarkCase] {
     [
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
         .batchUpdate, .batchDelete, .controllerFetch, .controllerCache, .controllerChange, .controllerMerge,
-        .predicateEvaluation, .linkToMany, .parallelRead, .memory(options),
+        .predicateEvaluation, .linkToMany, .parallelRead, .memory(options), .migration(options),
     ]
 }
 

@@ -224,7 +224,10 @@ struct SQLiteMigration {
         guard let attribute = composite.map({ $0.leaves.first { $0.path == column.elementPath }?.attribute }) ?? declared else { return .null }
         let key = entityMapping?.attributeMappings?.first { $0.name == declared.name }?.copiedSourceKey
         var copied: String?
+        // A mandatory source column holds no nils for a default to fill.
+        var sourceMandatory = false
         if let key, let sourceAttribute = sourceEntity.attributesByName[key] {
+            sourceMandatory = !sourceAttribute.isOptional
             if let composite = sourceAttribute as? NSCompositeAttributeDescription {
                 if let leaf = composite.leaves.first(where: { $0.path == column.elementPath }),
                    let conversion = AttributeConversion(from: leaf.attribute, to: attribute) {
@@ -236,7 +239,7 @@ struct SQLiteMigration {
         }
         guard let defaultValue = attribute.defaultValue else { return copied.map { ColumnValue(sql: $0) } ?? .null }
         // New attributes start at their default, as do nils of attributes made mandatory.
-        if let copied, attribute.isOptional && declared.isOptional { return ColumnValue(sql: copied) }
+        if let copied, (attribute.isOptional && declared.isOptional) || sourceMandatory { return ColumnValue(sql: copied) }
         let bound = try SQLiteValueCoding.encodeFoundation(defaultValue, as: attribute)
         return ColumnValue(sql: copied.map { "COALESCE(\($0), ?)" } ?? "?", bindings: [bound])
     }

@@ -1,0 +1,77 @@
+import CoreData
+import GRDB
+
+extension BenchmarkCase {
+    /// Opening a store of last version's model with this version's: one attribute added, one
+    /// renamed. Each repetition migrates a fresh copy of a `--memory-rows` store.
+    static func migration(_ options: Options) -> BenchmarkCase {
+        BenchmarkCase(
+            id: "migration",
+            title: "lightweight migration, \(options.memoryRows) rows",
+            explanation: "Opens a store of \(options.memoryRows) teams with a model that adds `country` and renames `name` to `title` (renaming identifier), so lightweight migration runs; by hand, `ALTER TABLE ZTEAM ADD COLUMN ZCOUNTRY` and `RENAME COLUMN ZNAME TO ZTITLE` in one transaction (the floor) or a GRDB `DatabaseMigrator` migration. The memory variant is the resident-set growth across the migrating open.",
+            targets: [
+                Target(statement: "migration within 2x of the same change by hand in sqlite3", subject: "CoreData", base: "C sqlite3", limit: 2),
+            ]
+        ) { env in
+            let template = env.storeURL("migration-template")
+            try closed(StoreFiles.populatedStore(template, data: TeamData(count: options.memoryRows), rows: options.memoryRows))
+            func copy() throws -> URL {
+                let url = env.storeURL("migration")
+                try FileManager.default.copyItem(at: template, to: url)
+                return url
+            }
+            return [
+                Variant(label: "CoreData", role: .coreData) {
+                    let url = try copy()
+                    return try Stopwatch.milliseconds { try closed(CoreDataStack.container(at: url, model: migratedModel)) }
+                },
+                Variant(label: "CoreData resident growth", role: .reference, unit: .mebibytes) {
+                    let url = try copy()
+                    let before = ResidentSet.bytes()
+                    try closed(CoreDataStack.container(at: url, model: migratedModel))
+                    return Double(ResidentSet.bytes() - before) / 1_048_576
+                },
+                Variant(label: "GRDB migrator", role: .grdbRecords) {
+                    let queue = try GRDBStack.queue(try copy())
+                    var migrator = DatabaseMigrator()
+                    migrator.registerMigration("country and title") { db in
+                        try db.alter(table: "ZTEAM") { table in
+                            table.add(column: "ZCOUNTRY", .text)
+                            table.rename(column: "ZNAME", to: "ZTITLE")
+                        }
+                    }
+                    return try Stopwatch.milliseconds { try migrator.migrate(queue) }
+                },
+                Variant(label: "C sqlite3", role: .floor) {
+                    let floor = try FloorDatabase(try copy())
+                    return try Stopwatch.milliseconds {
+                        try floor.execute("BEGIN IMMEDIATE; ALTER TABLE ZTEAM ADD COLUMN ZCOUNTRY VARCHAR; ALTER TABLE ZTEAM RENAME COLUMN ZNAME TO ZTITLE; COMMIT")
+                    }
+                },
+            ]
+        }
+    }
+
+    /// The Team model's next version.
+    private static let migratedModel: NSManagedObjectModel = {
+        let title = NSAttributeDescription(name: "title", type: .stringAttributeType)
+        title.renamingIdentifier = "name"
+        return NSManagedObjectModel(entities: [
+            NSEntityDescription(name: "Team", properties: [
+                title,
+                NSAttributeDescription(name: "zone", type: .stringAttributeType),
+                NSAttributeDescription(name: "wins", type: .integer32AttributeType, optional: false, defaultValue: 0),
+                NSAttributeDescription(name: "score", type: .doubleAttributeType, optional: false, defaultValue: 0),
+                NSAttributeDescription(name: "date", type: .dateAttributeType),
+                NSAttributeDescription(name: "country", type: .stringAttributeType),
+            ]),
+        ])
+    }()
+}
+
+/// Closes a container's stores, so its file can be copied or opened by another model.
+private func closed(_ container: NSPersistentContainer) throws {
+    for store in container.persistentStoreCoordinator.persistentStores {
+        try container.persistentStoreCoordinator.remove(store)
+    }
+}
