@@ -138,15 +138,16 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
     ///
     /// A process killed in the middle of a large transaction (a migration) can leave the WAL's
-    /// index unfinished, and only a writing connection may rebuild it: a read-only open then
-    /// fails with SQLITE_READONLY. For a store opened for writing, one writing connection is
-    /// opened and closed first, which recovers the WAL (dropping the uncommitted frames, as
-    /// any open would) without changing what the database holds.
+    /// index unfinished, or, in a file still in rollback-journal mode (Apple's files, or a copy
+    /// made with `VACUUM INTO`), a hot journal; only a writing connection may recover either,
+    /// so a read-only open fails with SQLITE_READONLY. For a store opened for writing, one
+    /// writing connection is opened and closed first, which recovers the file (dropping the
+    /// uncommitted changes, as any open would) without changing what the database holds.
     func readMetadata(path: String) throws -> [String: Any] {
         do {
             return try readMetadataReadOnly(path: path)
         } catch let error as SQLiteError where error.code & 0xff == 8 /* SQLITE_READONLY */ && !isReadOnly
-                    && FileManager.default.fileExists(atPath: path + "-wal") {
+                    && ["-wal", "-journal"].contains(where: { FileManager.default.fileExists(atPath: path + $0) }) {
             do {
                 let recovering = try SQLiteConnection(path: path, create: false)
                 _ = try recovering.scalar("SELECT COUNT(*) FROM sqlite_master")
