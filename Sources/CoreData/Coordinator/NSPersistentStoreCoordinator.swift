@@ -99,10 +99,13 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public func metadata(for store: NSPersistentStore) -> [String: Any] { store.metadata ?? [:] }
 
     /// Replaces `store`'s metadata; a SQLite store writes it with the next save. The keys the
-    /// store manages (its UUID, type and model version hashes) are kept whatever `metadata` says.
+    /// store manages (its UUID, type, model version hashes and Apple's bookkeeping beside
+    /// them) are kept whatever `metadata` says.
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
         var updated = metadata ?? [:]
-        for key in [NSStoreUUIDKey, NSStoreTypeKey, NSStoreModelVersionHashesKey] { updated[key] = store.metadata?[key] }
+        for key in [NSStoreUUIDKey, NSStoreTypeKey, NSStoreModelVersionHashesKey] + SQLiteStoreMetadata.bookkeepingKeys {
+            updated[key] = store.metadata?[key]
+        }
         store.lock.withLock {
             store.metadata = updated
             (store as? SQLiteStore)?.pendingMetadata = updated

@@ -5,8 +5,7 @@
 enum SQLiteModelCache {
     /// Replaces the metadata property list (the store's UUID column is left as it is).
     static func write(metadata: [String: Any], on connection: SQLiteConnection) throws {
-        let plist = try PropertyListSerialization.data(fromPropertyList: metadata, format: .binary, options: 0)
-        _ = try connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.blob(Array(plist))])
+        _ = try connection.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.blob(try SQLiteStoreMetadata.propertyList(of: metadata))])
     }
 
     /// Replaces the metadata and the model archive together.

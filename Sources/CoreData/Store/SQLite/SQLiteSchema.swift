@@ -62,23 +62,25 @@ enum SQLiteSchema {
         return table == sourceColumn
     }
 
-    /// `CREATE TABLE` and `CREATE INDEX` statements for the join tables of `model`'s
-    /// many-to-many relationships, one table per pair of sides.
-    static func joinTableStatements(in model: NSManagedObjectModel) -> (tables: [String], indexes: [String]) {
+    /// The join tables of `model`'s many-to-many relationships, one per pair of sides.
+    static func joinTables(in model: NSManagedObjectModel) -> [SQLiteJoinTable] {
         var seen = Set<String>()
-        var tables: [String] = [], indexes: [String] = []
+        var tables: [SQLiteJoinTable] = []
         for entity in model.entities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
             for case let relationship as NSRelationshipDescription in entity.properties
             where relationship.entity === entity && relationship.isToMany && !relationship.isTransient {
                 guard case .joinTable(let table, let source, let destination, let order) = storage(of: relationship),
                       seen.insert(table).inserted else { continue }
-                let columns = [source, destination].sorted()
-                let orderColumns = [order].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
-                tables.append("CREATE TABLE \(table) (\(columns[0]) INTEGER, \(columns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(columns[0]), \(columns[1])))")
-                indexes.append("CREATE INDEX \(table)_\(columns[1])_INDEX ON \(table) (\(columns[1]))")
+                tables.append(SQLiteJoinTable(table: table, keyColumns: [source, destination].sorted(), orderColumn: order))
             }
         }
-        return (tables, indexes)
+        return tables
+    }
+
+    /// `CREATE TABLE` and `CREATE INDEX` statements for the join tables of `model`.
+    static func joinTableStatements(in model: NSManagedObjectModel) -> (tables: [String], indexes: [String]) {
+        let joinTables = joinTables(in: model)
+        return (joinTables.map(\.createStatement), joinTables.map(\.indexStatement))
     }
 
     /// The Z_ENT numbers a fetch for `entity` must match (itself and its subentities).
@@ -108,4 +110,21 @@ enum ToManyStorage: Equatable {
     case inverseForeignKey(table: String, column: String, orderColumn: String?)
     /// Many-to-many: a table of (source pk, destination pk) pairs.
     case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+}
+
+/// A many-to-many relationship's table of (source pk, destination pk) pairs.
+struct SQLiteJoinTable {
+    let table: String
+    /// The two key columns, in table order (sorted, so both sides agree).
+    let keyColumns: [String]
+    let orderColumn: String?
+
+    var createStatement: String {
+        let orderColumns = [orderColumn].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
+        return "CREATE TABLE \(table) (\(keyColumns[0]) INTEGER, \(keyColumns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(keyColumns[0]), \(keyColumns[1])))"
+    }
+
+    var indexStatement: String {
+        "CREATE INDEX \(table)_\(keyColumns[1])_INDEX ON \(table) (\(keyColumns[1]))"
+    }
 }

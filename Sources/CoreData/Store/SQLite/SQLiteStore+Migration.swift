@@ -7,7 +7,7 @@ extension SQLiteStore {
         StoreOptions.flag(NSMigratePersistentStoresAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil
     }
 
-    private var stagedMigrationManager: NSStagedMigrationManager? {
+    var stagedMigrationManager: NSStagedMigrationManager? {
         options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager
     }
 

@@ -8,7 +8,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     private let readers = Locked<SQLiteReaderPool?>(nil)
     /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
     private let writingThread = Locked<pthread_t?>(nil)
-    private var layouts: [String: SQLiteTableLayout] = [:]
+    private(set) var layouts: [String: SQLiteTableLayout] = [:]
     /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
@@ -48,14 +48,17 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             // Check the file read-only first, so a foreign or corrupt file is never written to,
             // not even by switching its journal mode.
             var storedMetadata = try readMetadata(path: path)
-            if !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata), migratesAutomatically, !isReadOnly {
-                try migrate(path: path, metadata: storedMetadata, to: model)
-                storedMetadata = try readMetadata(path: path)
-            }
-            guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
-                throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                    "The model used to open the store is incompatible with the one used to create the store at \(path)",
-                    [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+            if !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata),
+               try !opensAsWritten(path: path, metadata: storedMetadata, model: model) {
+                if migratesAutomatically, !isReadOnly {
+                    try migrate(path: path, metadata: storedMetadata, to: model)
+                    storedMetadata = try readMetadata(path: path)
+                }
+                guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
+                    throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                        "The model used to open the store is incompatible with the one used to create the store at \(path)",
+                        [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+                }
             }
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
@@ -87,8 +90,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         do {
             let connection = try SQLiteConnection(path: temporary, create: true)
             identifier = UUID().uuidString
-            metadata = [NSStoreUUIDKey: identifier!, NSStoreTypeKey: NSSQLiteStoreType,
-                        NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
+            metadata = SQLiteStoreMetadata.initial(identifier: identifier!, model: model)
             try createSchema(connection, model: model)
             // Recorded in the file's header; closing the connection removes the empty WAL.
             try connection.execute("PRAGMA journal_mode=WAL")
@@ -136,9 +138,10 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// Reads Z_METADATA without modifying the file; a file that is not our store throws 259.
     ///
     /// A process killed in the middle of a large transaction (a migration) can leave the WAL's
-    /// index unfinished, and only a writing connection may rebuild it: a read-only open then
-    /// fails with SQLITE_READONLY (so can a rollback journal). For a store opened for writing,
-    /// one writing connection is opened and closed first, which recovers it (dropping the
+    /// index unfinished, or, in a file still in rollback-journal mode (Apple's files, or a copy
+    /// made with `VACUUM INTO`), a hot journal; only a writing connection may recover either,
+    /// so a read-only open fails with SQLITE_READONLY. For a store opened for writing, one
+    /// writing connection is opened and closed first, which recovers the file (dropping the
     /// uncommitted changes, as any open would) without changing what the database holds.
     func readMetadata(path: String) throws -> [String: Any] {
         do {
@@ -166,11 +169,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             // The plain path with the read-only flag, not a `file:` URI: in a URI, `?`, `#` and
             // `%xx` in the path would name another file.
             let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
-            guard case .blob(let bytes)? = try reader.scalar("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1"),
-                  let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] else {
-                throw notAStore("has no Core Data metadata")
-            }
-            return plist
+            guard let metadata = try readMetadataRow(reader) else { throw notAStore("has no Core Data metadata") }
+            return metadata
         } catch let error as SQLiteError {
             if error.message.contains("no such table") { throw notAStore("is an SQLite database but not a Core Data store") }
             if error.code & 0xff == 8 { throw error }
@@ -197,8 +197,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
             }
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-            let plist = try PropertyListSerialization.data(fromPropertyList: metadata as Any, format: .binary, options: 0)
-            try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.text(identifier), .blob(Array(plist))])
+            // The property list is written with the model archive, just below.
+            try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, ?)", [.text(identifier)])
             try SQLiteModelCache.write(metadata: metadata, model: model, on: connection)
         }
     }

@@ -83,13 +83,16 @@ struct SQLiteTableLayout {
         }
     }
 
+    /// Every column of the table with its declared type, in table order.
+    var columnTypes: [(name: String, type: String)] {
+        [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")]
+            + columns.map { ($0.name, $0.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER") }
+            + orderColumns.map { ($0, "INTEGER") }
+    }
+
     /// `CREATE TABLE` for this table.
     var createStatement: String {
-        var definitions = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-        for column in columns {
-            definitions.append("\(column.name) \(column.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER")")
-        }
-        definitions += orderColumns.map { "\($0) INTEGER" }
+        let definitions = columnTypes.map { $0.name == "Z_PK" ? "Z_PK INTEGER PRIMARY KEY" : "\($0.name) \($0.type)" }
         return "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"
     }
 

@@ -1,0 +1,33 @@
+/// Store files written by Apple's Core Data: their metadata row, and opening them with the
+/// model that wrote them although their version hashes are Apple's, not ours.
+extension SQLiteStore {
+    /// The metadata in `Z_METADATA` (`SQLiteStoreMetadata`), or nil if the row or its
+    /// property list is missing.
+    func readMetadataRow(_ reader: SQLiteConnection) throws -> [String: Any]? {
+        var metadata: [String: Any]?
+        try reader.query("SELECT Z_PLIST, Z_UUID FROM Z_METADATA WHERE Z_VERSION = 1") { row in
+            guard case .blob(let plist) = row.value(at: 0) else { return }
+            metadata = SQLiteStoreMetadata.decode(plist: plist, uuid: row.isNull(at: 1) ? nil : row.text(at: 1))
+        }
+        return metadata
+    }
+
+    /// Whether the store at `path`, whose recorded hashes are not `model`'s, is opened as it is,
+    /// keeping its hashes: when no model we can find wrote it (so no migration could start)
+    /// and its tables already hold `model`'s layout (`SQLiteSchemaCheck`). That is the case of
+    /// a store Apple's framework wrote with this model, and keeping its hashes keeps it a
+    /// store Apple opens without migrating.
+    ///
+    /// A store whose model is found still migrates, even if its tables happen to match: a
+    /// change such as an attribute turning mandatory needs the migration's checks.
+    func opensAsWritten(path: String, metadata: [String: Any], model: NSManagedObjectModel) throws -> Bool {
+        guard stagedMigrationManager == nil,
+              model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLiteModelCache.model(inStoreAt: path) }) == nil else { return false }
+        do {
+            let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
+            return try SQLiteSchemaCheck.differences(in: reader, layouts: Array(layouts.values), model: model).isEmpty
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+    }
+}
