@@ -1,12 +1,13 @@
 /// Batch requests: work done by the store in one transaction, without loading objects. Their
 /// effects reach contexts (and controllers) through `mergeChanges(fromRemoteContextSave:into:)`.
 extension NSManagedObjectContext {
-    /// Runs a batch update, delete or insert request and returns its result, or starts an
-    /// asynchronous fetch and returns its `NSAsynchronousFetchResult` at once.
+    /// Runs a batch update, delete or insert request or a persistent history request and returns
+    /// its result, or starts an asynchronous fetch and returns its `NSAsynchronousFetchResult` at once.
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         if let asynchronous = request as? AsynchronousFetchStarting { return try asynchronous.start(in: self) }
         return try performAndWait {
             guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
+            if let history = request as? NSPersistentHistoryChangeRequest { return try executeHistoryRequest(history, coordinator: coordinator) }
             // An empty list of IDs to delete names no entity; any store answers it.
             let entity: NSEntityDescription?
             switch request {
@@ -60,7 +61,7 @@ extension NSManagedObjectContext {
         fetch.predicate = request.predicate
         fetch.includesSubentities = request.includesSubentities
         let outcome = try store.batchUpdate(
-            fetch, assignments: assignments, returningObjectIDs: request.resultType == .updatedObjectIDsResultType)
+            fetch, assignments: assignments, returningObjectIDs: request.resultType == .updatedObjectIDsResultType, origin: TransactionOrigin(context: self))
         switch request.resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: true, resultType: request.resultType)
         case .updatedObjectIDsResultType: return NSBatchUpdateResult(result: outcome.objectIDs, resultType: request.resultType)
@@ -80,7 +81,7 @@ extension NSManagedObjectContext {
             }
             ids = try store.fetchObjectIDs(fetch, for: self)
         }
-        if !ids.isEmpty { try store.batchDelete(ids) }
+        if !ids.isEmpty { try store.batchDelete(ids, origin: TransactionOrigin(context: self)) }
         switch request.resultType {
         case .resultTypeStatusOnly: return NSBatchDeleteResult(result: true, resultType: request.resultType)
         case .resultTypeObjectIDs: return NSBatchDeleteResult(result: ids, resultType: request.resultType)
@@ -117,7 +118,7 @@ extension NSManagedObjectContext {
             (row: RowSnapshot(objectID: stored.objectID, version: stored.version + 1, values: values), expectedVersion: stored.version)
         }
         do {
-            try store.apply(StoreChanges(inserted: inserted, updated: updated))
+            try store.apply(StoreChanges(inserted: inserted, updated: updated, origin: TransactionOrigin(context: self)))
         } catch let conflict as StoreVersionConflict {
             throw CoreDataError.make(NSManagedObjectMergeError,
                 "Batch insert into \(entity.name ?? ""): \(conflict.conflicts.count) stored row(s) changed while the request ran",

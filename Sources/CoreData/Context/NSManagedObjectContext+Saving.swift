@@ -89,6 +89,7 @@ extension NSManagedObjectContext {
 
     func storeChanges() throws -> SaveAttempt {
         var attempt = SaveAttempt()
+        attempt.changes.origin = TransactionOrigin(context: self)
         for object in insertedSet {
             let row = object.currentRow(version: 1)
             attempt.changes.inserted.append(row)
@@ -102,6 +103,7 @@ extension NSManagedObjectContext {
             let version = object.committed?.version ?? 0
             let row = object.currentRow(version: version + 1)
             attempt.changes.updated.append((row, version))
+            attempt.changes.updatedProperties[object.objectID] = object.changedKeys.filter { object.entity.propertiesByName[$0]?.isTransient == false }
             attempt.rowsByObject[ObjectIdentifier(object)] = row
             appendToManyChanges(of: object, all: false, to: &attempt.changes)
         }

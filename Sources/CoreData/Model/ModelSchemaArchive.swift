@@ -64,6 +64,7 @@ enum ModelSchemaArchive {
         let attribute = property as! NSAttributeDescription
         attributes["attributeType"] = ModelXMLReader.attributeTypesByName.first { $0.value == attribute.attributeType }?.key
         attributes["allowsExternalBinaryDataStorage"] = attribute.allowsExternalBinaryDataStorage ? "YES" : nil
+        attributes["preserveAfterDeletion"] = attribute.preservesValueInHistoryOnDeletion ? "YES" : nil
         if let composite = attribute as? NSCompositeAttributeDescription {
             // Named after the path that reaches it, which is unique in the model.
             let name = "\(owner).\(composite.name)"

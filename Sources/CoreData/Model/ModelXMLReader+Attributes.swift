@@ -51,6 +51,7 @@ extension ModelXMLReader {
             composite.elements = try compositeElements(named: element["composite"], line: element.line, place: place, depth: compositeDepth)
         }
         attribute.allowsExternalBinaryDataStorage = element.flag("allowsExternalBinaryDataStorage")
+        attribute.preservesValueInHistoryOnDeletion = element.flag("preserveAfterDeletion")
         if type == .transformableAttributeType {
             attribute.valueTransformerName = element["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
             attribute.attributeValueClassName = element["customClassName"].flatMap { $0.isEmpty ? nil : $0 }

@@ -4,6 +4,10 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     public var defaultValue: Any? = nil { willSet { requireEditable("defaultValue") } }
     /// Apple keeps large blobs beside the store; we accept the flag and keep them in the row.
     public var allowsExternalBinaryDataStorage: Bool = false { willSet { requireEditable("allowsExternalBinaryDataStorage") } }
+    /// Keep the value in a delete's history record (`NSPersistentHistoryChange.tombstone`), so
+    /// that a process merging the history later can still tell which object went (its unique
+    /// key, say) after the row is gone. Xcode writes it as `preserveAfterDeletion="YES"`.
+    public var preservesValueInHistoryOnDeletion: Bool = false { willSet { requireEditable("preservesValueInHistoryOnDeletion") } }
     /// The name a `ValueTransformer` is registered under, for `.transformableAttributeType`.
     public var valueTransformerName: String? = nil { willSet { requireEditable("valueTransformerName") } }
     public var attributeValueClassName: String? = nil { willSet { requireEditable("attributeValueClassName") } }
@@ -36,6 +40,7 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
         copy.attributeType = attributeType
         copy.defaultValue = defaultValue
         copy.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        copy.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         copy.valueTransformerName = valueTransformerName
         copy.attributeValueClassName = attributeValueClassName
     }

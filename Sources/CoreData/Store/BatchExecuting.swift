@@ -3,13 +3,14 @@
 /// normalised) and hands the store the resolved parts.
 protocol BatchExecuting: PrimaryKeyAllocating {
     /// Sets attributes of every row `fetch` matches; returns how many rows changed and, only
-    /// when asked (reading them costs a pass over the rows), which.
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome
+    /// when asked (reading them costs a pass over the rows), which. `origin` names the
+    /// requesting context in persistent history.
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool, origin: TransactionOrigin) throws -> BatchUpdateOutcome
     /// Deletes rows, cascading and nullifying as the model's rules say.
-    func batchDelete(_ ids: [NSManagedObjectID]) throws
+    func batchDelete(_ ids: [NSManagedObjectID], origin: TransactionOrigin) throws
     /// Deletes every row `fetch` matches in one statement and returns how many went, when no
-    /// delete rule, inbound reference or join table needs the rows' keys first; nil otherwise
-    /// (the caller then reads the keys and calls `batchDelete(_:)`).
+    /// delete rule, inbound reference, join table or persistent history needs the rows' keys
+    /// first; nil otherwise (the caller then reads the keys and calls `batchDelete(_:origin:)`).
     func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int?
 }
 

@@ -43,6 +43,11 @@ struct StoreChanges {
     var deleted: [(objectID: NSManagedObjectID, expectedVersion: Int64)] = []
     /// The complete new membership of every to-many relationship that changed.
     var toMany: [ToManyChange] = []
+    /// Who saved, for persistent history.
+    var origin: TransactionOrigin?
+    /// The names of the properties each updated row changed, for persistent history; a row
+    /// without an entry changed all of them as far as history knows.
+    var updatedProperties: [NSManagedObjectID: Set<String>] = [:]
 
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty && toMany.isEmpty }
 }

@@ -1,6 +1,6 @@
 /// Batch requests over the in-memory rows, all-or-nothing like the SQLite store's.
 extension InMemoryStore {
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool, origin _: TransactionOrigin) throws -> BatchUpdateOutcome {
         try locked {
             for assignment in assignments where assignment.value != nil && !ManagedValueTypeCheck.accepts(assignment.value!, for: assignment.attribute) {
                 throw CoreDataError.make(NSManagedObjectValidationError, "\(assignment.attribute.name) cannot hold \(assignment.value!)")
@@ -24,7 +24,7 @@ extension InMemoryStore {
     /// The in-memory store always deletes by keys: it has no statement to run at once.
     func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int? { nil }
 
-    func batchDelete(_ ids: [NSManagedObjectID]) throws {
+    func batchDelete(_ ids: [NSManagedObjectID], origin _: TransactionOrigin) throws {
         try locked {
             var pending = ids
             var doomed: [NSManagedObjectID] = []

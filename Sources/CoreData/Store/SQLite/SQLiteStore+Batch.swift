@@ -1,13 +1,13 @@
 /// Batch requests run as single SQL statements inside one transaction, so a failure leaves the
 /// store unchanged and no object is loaded.
 extension SQLiteStore {
-    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool) throws -> BatchUpdateOutcome {
+    func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool, origin: TransactionOrigin) throws -> BatchUpdateOutcome {
         try writeTransaction { connection in
             var unsorted = fetch
             unsorted.sortDescriptors = []
             let layout = layout(for: fetch.entity)
             var ids: [NSManagedObjectID] = []
-            if returningObjectIDs {
+            if returningObjectIDs || tracksHistory {
                 let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)
                 try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
                     ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
@@ -15,7 +15,9 @@ extension SQLiteStore {
             }
             let update = try BatchUpdateStatement(fetch: unsorted, table: layout.table, assignments: assignments)
             let changed = try connection.run(update.sql, update.bindings)
-            return BatchUpdateOutcome(count: changed, objectIDs: ids)
+            let properties = Set(assignments.map(\.attribute.name))
+            try recordHistory(ids.map { HistoryChangeRecord(type: .update, objectID: $0, properties: properties) }, origin: origin, connection)
+            return BatchUpdateOutcome(count: changed, objectIDs: returningObjectIDs ? ids : [])
         }
     }
 
@@ -27,12 +29,14 @@ extension SQLiteStore {
     ///
     /// Every rule of a wave is checked before any of its rows goes: a deny rule refuses (1600)
     /// when a destination exists, even one the same request deletes.
-    func batchDelete(_ ids: [NSManagedObjectID]) throws {
+    func batchDelete(_ ids: [NSManagedObjectID], origin: TransactionOrigin) throws {
         try writeTransaction { connection in
             var deleted = Set<NSManagedObjectID>()
+            var history: [HistoryChangeRecord] = []
             var wave = ids
             while !wave.isEmpty {
-                let groups = Dictionary(grouping: wave.filter { $0.primaryKey != nil && deleted.insert($0).inserted }, by: { ObjectIdentifier($0.entity) })
+                let fresh = wave.filter { $0.primaryKey != nil && deleted.insert($0).inserted }
+                let groups = Dictionary(grouping: fresh, by: { ObjectIdentifier($0.entity) })
                     .values.map { (entity: $0[0].entity, keys: SQLValue.keyArray($0)) }
                 var cascaded: [NSManagedObjectID] = []
                 for (entity, keys) in groups {
@@ -47,9 +51,11 @@ extension SQLiteStore {
                         }
                     }
                 }
+                history += try deletionRecords(fresh)
                 for (entity, keys) in groups { try deleteRows(of: entity, keys: keys, connection) }
                 wave = cascaded
             }
+            try recordHistory(history, origin: origin, connection)
         }
     }
 
@@ -58,6 +64,8 @@ extension SQLiteStore {
     /// rows nothing else points at. Declines (nil) when a cascade or deny rule, a to-one column
     /// of any table pointing at these entities, or a join table would need the deleted keys.
     func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int? {
+        // History records each deleted object.
+        if tracksHistory { return nil }
         let entities = fetch.includesSubentities ? fetch.entity.selfAndDescendants : [fetch.entity]
         let model = fetch.entity.managedObjectModel.entities
         for entity in entities {

@@ -65,6 +65,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             connection = try open(path: path)
             do {
                 try runMaintenanceOptions(on: connection!)
+                try prepareHistoryTables(connection!)
             } catch let error as SQLiteError {
                 throw error.cocoaError(storeURL: storeURL)
             }
@@ -384,6 +385,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         guard !changes.isEmpty else { return }
         try writeTransaction { connection in
             try checkVersions(changes, connection)
+            try recordHistory(of: changes, connection)
             if let pendingMetadata { try SQLiteModelCache.write(metadata: pendingMetadata, on: connection) }
             for row in changes.inserted { try insert(row, connection) }
             for (row, _) in changes.updated { try update(row, connection) }
