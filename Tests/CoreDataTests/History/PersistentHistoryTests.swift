@@ -21,10 +21,11 @@ import Testing
         ])
     }
 
-    func container(model: NSManagedObjectModel = peopleModel(), tracking: Bool = true) throws -> NSPersistentContainer {
+    func container(model: NSManagedObjectModel = peopleModel(), tracking: Bool = true, remoteChanges: Bool = false) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "History", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: storeURL)
         description.setOption(tracking as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+        description.setOption(remoteChanges as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
         container.persistentStoreDescriptions = [description]
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }

@@ -15,12 +15,15 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
     /// next save, as on Apple platforms.
     var pendingMetadata: [String: Any]?
+    /// Posts `.NSPersistentStoreRemoteChange` when the file commits, if the options ask.
+    private var commitWatcher: SQLiteCommitWatcher?
     /// Where an anonymous (`/dev/null`) store keeps its file; removed with the store.
     private var anonymousDirectory: URL?
 
     var storeURL: URL { url! }
 
     deinit {
+        commitWatcher?.stop()
         if let anonymousDirectory { try? FileManager.default.removeItem(at: anonymousDirectory) }
     }
 
@@ -66,6 +69,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
             do {
                 try runMaintenanceOptions(on: connection!)
                 try prepareHistoryTables(connection!)
+                commitWatcher = try startRemoteChangeWatcher()
             } catch let error as SQLiteError {
                 throw error.cocoaError(storeURL: storeURL)
             }
@@ -206,6 +210,8 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
 
     func close() {
         locked {
+            commitWatcher?.stop()
+            commitWatcher = nil
             readers.withLock { pool in
                 pool?.close()
                 pool = nil
@@ -236,7 +242,9 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
                 return thread == nil
             }
             defer { if outermost { writingThread.withLock { $0 = nil } } }
-            return try run { connection in try connection.transaction { try body(connection) } }
+            let result = try run { connection in try connection.transaction { try body(connection) } }
+            if outermost { announceCommit() }
+            return result
         }
     }
 
