@@ -30,6 +30,17 @@ import Testing
         try NSManagedObjectModel.load(contentsOf: bundle.appendingPathComponent("\(name).xcdatamodel"))
     }
 
+    /// The error of opening `url` with the bundle's current model through `stages`, if any.
+    static func loadError(of url: URL, currentModelIn bundle: URL, stages: [NSMigrationStage]) throws -> NSError? {
+        let container = NSPersistentContainer(name: "People", managedObjectModel: try NSManagedObjectModel.load(contentsOf: bundle))
+        let description = NSPersistentStoreDescription(url: url)
+        description.setOption(NSStagedMigrationManager(stages), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
+        container.persistentStoreDescriptions = [description]
+        var loadError: NSError?
+        container.loadPersistentStores { _, error in loadError = error as NSError? }
+        return loadError
+    }
+
     @Test func theBundleLoadsItsCurrentVersionAndEachVersionByItsOwnURL() throws {
         let bundle = try Self.modelBundle()
         let current = try NSManagedObjectModel.load(contentsOf: bundle)
@@ -104,12 +115,7 @@ import Testing
             migratingFrom: NSManagedObjectModelReference(model: try Self.version("V2", in: bundle), versionChecksum: checksums[0]),
             to: NSManagedObjectModelReference(model: try Self.version("V3", in: bundle), versionChecksum: checksums[1]))
         stage.willMigrateHandler = { _, _ in throw NSError(domain: "Handler", code: 7) }
-        let container = NSPersistentContainer(name: "People", managedObjectModel: try NSManagedObjectModel.load(contentsOf: bundle))
-        let description = NSPersistentStoreDescription(url: url)
-        description.setOption(NSStagedMigrationManager([stage]), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
-        container.persistentStoreDescriptions = [description]
-        var loadError: NSError?
-        container.loadPersistentStores { _, error in loadError = error as NSError? }
+        let loadError = try Self.loadError(of: url, currentModelIn: bundle, stages: [stage])
         #expect(loadError?.code == NSMigrationError)
         // Still a V2 store.
         #expect(try makeContainer(model: try Self.version("V2", in: bundle), storeURL: url).persistentStoreCoordinator.persistentStores.count == 1)
@@ -123,12 +129,7 @@ import Testing
         let stage = NSCustomMigrationStage(
             migratingFrom: NSManagedObjectModelReference(model: try Self.version("V2", in: bundle), versionChecksum: "not-the-checksum"),
             to: NSManagedObjectModelReference(model: try Self.version("V3", in: bundle), versionChecksum: "nor-this"))
-        let container = NSPersistentContainer(name: "People", managedObjectModel: try NSManagedObjectModel.load(contentsOf: bundle))
-        let description = NSPersistentStoreDescription(url: url)
-        description.setOption(NSStagedMigrationManager([stage]), forKey: NSPersistentStoreStagedMigrationManagerOptionKey)
-        container.persistentStoreDescriptions = [description]
-        var loadError: NSError?
-        container.loadPersistentStores { _, error in loadError = error as NSError? }
+        let loadError = try Self.loadError(of: url, currentModelIn: bundle, stages: [stage])
         #expect(loadError?.code == NSMigrationError)
         #expect(loadError?.localizedDescription.contains("not-the-checksum") == true)
     }
