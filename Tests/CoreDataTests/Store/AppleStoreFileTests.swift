@@ -2,19 +2,14 @@
 import Foundation
 import Testing
 
-/// A store file written by Apple's Core Data on iOS (`shared/fixtures/apple-stores`, beside the
-/// package) opens here with its model, reads every row, and stays a file Apple opens after our
+/// A store file written by Apple's Core Data on iOS (`Fixtures/apple-stores`) opens here with its model, reads every row, and stays a file Apple opens after our
 /// saves; a store written here has Apple's metadata layout.
 @Suite struct AppleStoreFileTests {
-    /// The fixture folder; a missing fixture fails the test rather than skipping it.
+    /// The fixture folder (`Fixtures/apple-stores`, a copy of the shared fixture); a missing
+    /// fixture fails the test rather than skipping it.
     static var fixtures: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // Store
-            .deletingLastPathComponent() // CoreDataTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent() // package root
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/fixtures/apple-stores", isDirectory: true)
+        (Bundle.module.url(forResource: "Fixtures", withExtension: nil) ?? URL(fileURLWithPath: "/missing-fixtures"))
+            .appendingPathComponent("apple-stores", isDirectory: true)
     }
 
     static let appleUUID = "78FAC3F0-BB06-4113-9B0E-4D5E0B18F00D"
