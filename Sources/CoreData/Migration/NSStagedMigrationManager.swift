@@ -63,10 +63,8 @@ open class NSStagedMigrationManager: NSObject, @unchecked Sendable {
         for case let custom as NSCustomMigrationStage in stages {
             models += [try custom.currentModel.resolvedModelChecked(), try custom.nextModel.resolvedModelChecked()]
         }
-        if let bundle = destination.versionBundleURL { models += NSManagedObjectModel.versions(in: bundle).values }
-        models += ModelBundleLocator.modelURLs(in: Bundle.main.bundleURL).flatMap { url in
-            ["xcdatamodeld", "momd"].contains(url.pathExtension) ? Array(NSManagedObjectModel.versions(in: url).values) : [NSManagedObjectModel(contentsOf: url)].compactMap { $0 }
-        }
+        if let bundle = destination.versionBundleURL { models += NSManagedObjectModel.modelVersions(at: bundle) }
+        models += ModelBundleLocator.modelURLs(in: Bundle.main.bundleURL).flatMap(NSManagedObjectModel.modelVersions(at:))
         return models
     }
 

@@ -101,6 +101,26 @@ import Testing
         }
     }
 
+    /// Adding and renaming attributes changes the table with ALTER TABLE, without copying its
+    /// rows: the new mandatory column carries its default in the schema instead of in each row.
+    @Test func addingAndRenamingAttributesAltersTheTableInPlace() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("Store.sqlite")
+        try Self.seed(url, model: Self.version1())
+        let rowIDs = try SQLiteShell.lines(url, "SELECT rowid || ':' || ZNAME FROM ZPERSON ORDER BY rowid")
+        let version2 = Self.version1 { person, _ in
+            let fullName = NSAttributeDescription(name: "fullName", type: .stringAttributeType)
+            fullName.renamingIdentifier = "name"
+            person.properties = [fullName, person.propertiesByName["age"]!, person.propertiesByName["dogs"]!,
+                                 NSAttributeDescription(name: "score", type: .integer32AttributeType, optional: false, defaultValue: 7)]
+        }
+        _ = try makeContainer(model: version2, storeURL: url)
+        let schema = try SQLiteShell.lines(url, "SELECT sql FROM sqlite_master WHERE name = 'ZPERSON'").joined()
+        #expect(schema.contains("ZSCORE INTEGER DEFAULT 7"))
+        #expect(try SQLiteShell.lines(url, "SELECT name FROM sqlite_master WHERE name LIKE '%MIGRATION_SOURCE%'").isEmpty)
+        #expect(try SQLiteShell.lines(url, "SELECT rowid || ':' || ZFULLNAME FROM ZPERSON ORDER BY rowid") == rowIDs)
+    }
+
     @Test func newObjectsAfterAMigrationTakeFreshKeys() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("Store.sqlite")

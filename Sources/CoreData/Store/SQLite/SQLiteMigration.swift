@@ -69,30 +69,30 @@ struct SQLiteMigration {
     /// those (after every read of their old columns) and finishes the bookkeeping.
     private func rebuild(_ layouts: [SQLiteTableLayout], alterations: [String: TableAlteration], metadata: [String: Any],
                          _ connection: SQLiteConnection) throws {
-            let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
-            for table in sourceTables where try tableExists(table, connection) {
-                try connection.execute("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)")
-            }
-            let offsets = try keyOffsets(connection)
-            for layout in layouts where !tablesAltered.contains(layout.table) {
-                try connection.execute(layout.createStatement)
-                try fill(layout, offsets: offsets, connection)
-            }
-            let joinTables = SQLiteSchema.joinTableStatements(in: destination)
-            for statement in joinTables.tables { try connection.execute(statement) }
-            try fillJoinTables(offsets: offsets, connection)
-            let desiredIndexes = layouts.flatMap(\.indexStatements)
-            for alteration in alterations.values.sorted(by: { $0.table < $1.table }) {
-                try alteration.apply(keepingIndexes: Set(desiredIndexes.map(TableAlteration.indexName(in:))), connection)
-            }
-            try checkMandatoryValues(layouts, connection)
-            for table in sourceTables where try tableExists(table + Self.asideSuffix, connection) {
-                try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)")
-            }
-            for statement in desiredIndexes + joinTables.indexes {
-                try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
-            }
-            try rewriteBookkeeping(layouts, metadata: metadata, connection)
+        let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
+        for table in sourceTables where try tableExists(table, connection) {
+            try connection.execute("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)")
+        }
+        let offsets = try keyOffsets(connection)
+        for layout in layouts where !tablesAltered.contains(layout.table) {
+            try connection.execute(layout.createStatement)
+            try fill(layout, offsets: offsets, connection)
+        }
+        let joinTables = SQLiteSchema.joinTableStatements(in: destination)
+        for statement in joinTables.tables { try connection.execute(statement) }
+        try fillJoinTables(offsets: offsets, connection)
+        let desiredIndexes = layouts.flatMap(\.indexStatements)
+        for alteration in alterations.values.sorted(by: { $0.table < $1.table }) {
+            try alteration.apply(keepingIndexes: Set(desiredIndexes.map(TableAlteration.indexName(in:))), connection)
+        }
+        try checkMandatoryValues(layouts, connection)
+        for table in sourceTables where try tableExists(table + Self.asideSuffix, connection) {
+            try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)")
+        }
+        for statement in desiredIndexes + joinTables.indexes {
+            try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+        }
+        try rewriteBookkeeping(metadata: metadata, connection)
     }
 
     // MARK: Tables
@@ -322,7 +322,7 @@ struct SQLiteMigration {
 
     /// Z_PRIMARYKEY anew (each entity's counter continues after its table's largest key), the
     /// metadata's version hashes, and the model archive.
-    private func rewriteBookkeeping(_ layouts: [SQLiteTableLayout], metadata: [String: Any], _ connection: SQLiteConnection) throws {
+    private func rewriteBookkeeping(metadata: [String: Any], _ connection: SQLiteConnection) throws {
         _ = try connection.run("DELETE FROM Z_PRIMARYKEY")
         for entity in destination.entities {
             let table = SQLiteSchema.table(for: entity)
