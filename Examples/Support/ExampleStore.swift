@@ -5,10 +5,16 @@ import Foundation
 /// store at `--store` or in the user's data directory. A file that is not a store ends the
 /// program with a message naming it; the file is left as it was.
 public enum ExampleStore {
-    public static func open(name: String, options: ExampleOptions) -> NSPersistentContainer {
+    /// With `followsOtherProcesses`, the store records persistent history and posts remote
+    /// change notifications, for `OtherProcessSaves`.
+    public static func open(name: String, options: ExampleOptions, followsOtherProcesses: Bool = false) -> NSPersistentContainer {
         let container = NSPersistentContainer(name: name)
         if let storePath = options.storePath {
             container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: storePath))]
+        }
+        if followsOtherProcesses, let description = container.persistentStoreDescriptions.first {
+            description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+            description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
         }
         var failure: Error?
         container.loadPersistentStores { _, error in

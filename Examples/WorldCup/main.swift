@@ -12,9 +12,10 @@ commands:
   import [count]        a background context adds teams; the merge reaches the table
   list                  prints the table again
   quit
+Two worldcups started on one --store file see each other's saves.
 """
 let options = ExampleOptions(usage: usage)
-let container = ExampleStore.open(name: "WorldCup", options: options)
+let container = ExampleStore.open(name: "WorldCup", options: options, followsOtherProcesses: true)
 let context = container.viewContext
 context.automaticallyMergesChangesFromParent = true
 
@@ -119,7 +120,11 @@ do {
     }
 
     show()
-    loop.runOnMainQueue(prompt: "worldcup>", settled: {
+    // Another `worldcup` on the same file: its saves redraw this table between commands.
+    let otherProcesses = OtherProcessSaves(container: container) { count in
+        show("merged \(count) save\(count == 1 ? "" : "s") from another process")
+    }
+    withExtendedLifetime(otherProcesses) { loop.runOnMainQueue(prompt: "worldcup>", settled: {
         // A background import reaches the table after its command, through the merge.
         if table.hasPendingLog { show("merged the background context's save") }
     }) { command in
@@ -159,7 +164,7 @@ do {
             throw CommandError("unknown command '\(command.name)'; try tap, add, delete, import, list, quit")
         }
         return true
-    }
+    } }
 } catch {
     print("error: \(CommandLoop.message(for: error))")
     exit(1)

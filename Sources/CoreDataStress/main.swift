@@ -12,6 +12,8 @@ import StressFixtures
 //   CoreDataStress fetch-with-bound-values --store PATH   (for CORE_DATA_SQL_DEBUG)
 //   CoreDataStress edit-model-in-use --store PATH     (stops: the model is frozen)
 //   CoreDataStress migrate --store PATH               (opens the store with the next model version)
+//   CoreDataStress history-writer --store PATH --saves N --log PATH [--interval-ms M]
+//                             (saves with persistent history, for the two-process history test)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -74,8 +76,11 @@ do {
         try DebugSwitches.editModelInUse(storePath: arguments.string("store"))
     case "migrate":
         _ = try StressModel.container(path: arguments.string("store"), model: StressModel.migrated())
+    case "history-writer":
+        try HistoryWriter(storePath: arguments.string("store"), saves: arguments.int("saves"),
+                          intervalMilliseconds: arguments.int("interval-ms", default: 10), logPath: arguments.string("log")).run()
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use or migrate")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate or history-writer")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -33,9 +33,12 @@ public enum StressModel {
     public static let touchCounterName = "touches"
 
     /// A loaded container on the SQLite file at `path`, or the load error.
-    public static func container(path: String, model: NSManagedObjectModel = make()) throws -> NSPersistentContainer {
+    /// `options` go to the store description (persistent history tracking, for one).
+    public static func container(path: String, model: NSManagedObjectModel = make(), options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Stress", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
+        let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: path))
+        for (key, value) in options { description.setOption(value, forKey: key) }
+        container.persistentStoreDescriptions = [description]
         var loadError: Error?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }

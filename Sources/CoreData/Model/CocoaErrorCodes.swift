@@ -43,6 +43,8 @@ public let NSMigrationManagerDestinationStoreError = 134160
 public let NSEntityMigrationPolicyError = 134170
 public let NSInferredMappingModelError = 134190
 public let NSSQLiteError = 134180
+/// Fetching history after a token whose following transactions were deleted.
+public let NSPersistentHistoryTokenExpiredError = 134301
 
 public let NSDetailedErrorsKey = "NSDetailedErrors"
 public let NSValidationObjectErrorKey = "NSValidationErrorObject"

@@ -70,6 +70,29 @@ import Testing
         #expect(imported.contains("Africa (7)"))
     }
 
+    @Test func aTapInAnotherProcessRedrawsTheTable() throws {
+        let watching = try ExampleProgram(name: "worldcup").start(arguments: ["--store", directory.file("WorldCup.sqlite").path])
+        watching.send("list")
+        #expect(watching.waitForOutput("South America (6)", after: "worldcup> list"), "\(watching.output)")
+        // A second worldcup on the same file taps; the first hears of it and merges the history.
+        let tapping = try run(["tap Brazil"])
+        #expect(tapping.contains("Brazil wins! (1)"))
+        let merged = "merged 1 save from another process"
+        #expect(watching.waitForOutput("controllerDidChangeContent", after: merged), "\(watching.output)")
+        watching.send("list")
+        #expect(watching.waitForOutput("South America (6)", after: "worldcup> list"))
+        #expect(try watching.finish() == 0)
+        let lines = watching.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let redraw = try #require(lines.firstIndex(of: merged))
+        #expect(Array(lines[(redraw + 1)...].prefix(3)) == [
+            "controllerWillChangeContent",
+            "  move [4, 1] -> [4, 0]: Brazil (1 wins)",
+            "controllerDidChangeContent",
+        ])
+        let southAmerica = try #require(lines[redraw...].firstIndex(of: "South America (6)"))
+        #expect(lines[southAmerica + 1].hasPrefix("  Brazil ") && lines[southAmerica + 1].hasSuffix("1 win"))
+    }
+
     @Test func mistakesGetOneLineAndNothingChanges() throws {
         let lines = try run(["tap Narnia", "add OnlyAName", "frobnicate", "list"])
         #expect(try block(after: "tap Narnia", in: lines) == ["error: no team named 'Narnia'"])

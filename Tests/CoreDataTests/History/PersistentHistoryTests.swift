@@ -241,6 +241,28 @@ import Testing
         #expect(try history(.fetchHistory(after: transactions[2].token), in: context).count == 1)
     }
 
+    @Test func aTokenOlderThanDeletedHistoryHasExpired() throws {
+        let context = try container().viewContext
+        for name in ["Ann", "Bob", "Cy", "Dee"] {
+            insertPerson(name, in: context)
+            try context.save()
+        }
+        let transactions = try allHistory(in: context)
+        _ = try context.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: transactions[2].token))
+        // Transaction 2 is gone, so a reader that stopped at 1 would miss it: expired.
+        let error = try #require(throws: NSError.self) { try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: transactions[0].token)) }
+        #expect(error.code == NSPersistentHistoryTokenExpiredError)
+        #expect(error.code == 134301)
+        // A reader that stopped at 2 misses nothing, nor does one asking for everything.
+        #expect(try history(.fetchHistory(after: transactions[1].token), in: context).map(\.transactionNumber)
+                == [transactions[2].transactionNumber, transactions[3].transactionNumber])
+        #expect(try allHistory(in: context).count == 2)
+        // With every transaction deleted, only the newest token is still current.
+        _ = try context.execute(NSPersistentHistoryChangeRequest.deleteHistory(before: Date().addingTimeInterval(1)))
+        #expect(throws: NSError.self) { try context.execute(NSPersistentHistoryChangeRequest.fetchHistory(after: transactions[2].token)) }
+        #expect(try history(.fetchHistory(after: transactions[3].token), in: context).isEmpty)
+    }
+
     // MARK: Tokens
 
     @Test func tokensOrderByTransactionAndSurviveArchiving() throws {

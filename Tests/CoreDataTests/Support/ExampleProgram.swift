@@ -1,3 +1,4 @@
+@testable import CoreData
 import Foundation
 
 /// Runs one of the example executables (built next to the test bundle) on a script of commands
@@ -22,6 +23,11 @@ struct ExampleProgram {
         return beside
     }
 
+    /// The program, left running: a test sends it lines and waits for what it prints.
+    func start(arguments: [String]) throws -> RunningProgram {
+        try RunningProgram(executable: executable, arguments: arguments)
+    }
+
     /// The program's standard output (and, after it, standard error) for `commands` as stdin.
     func run(_ commands: [String], arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
@@ -38,5 +44,56 @@ struct ExampleProgram {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+}
+
+/// A program that keeps running while a test talks to it: lines go to its standard input one
+/// at a time, and its output is collected as it comes, so a test can wait for what another
+/// process made it print.
+final class RunningProgram: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let collected = Locked<String>("")
+
+    init(executable: URL, arguments: [String]) throws {
+        let output = Pipe()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let reading = output.fileHandleForReading
+        Thread { [collected] in
+            while case let data = reading.availableData, !data.isEmpty {
+                collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }.start()
+    }
+
+    /// Everything printed so far.
+    var output: String { collected.withLock { $0 } }
+
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until the output after the last `after` in it contains `text`; false after `timeout`.
+    func waitForOutput(_ text: String, after: String = "", timeout: TimeInterval = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let output = output
+            if let start = after.isEmpty ? output.startIndex : output.range(of: after, options: .backwards)?.upperBound,
+               output[start...].contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    /// Ends its input and waits for it to exit; its exit status.
+    func finish() throws -> Int32 {
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

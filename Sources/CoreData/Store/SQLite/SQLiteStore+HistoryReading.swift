@@ -14,6 +14,7 @@ extension SQLiteStore: HistoryTracking {
         let entities = Dictionary((persistentStoreCoordinator?.managedObjectModel.entities ?? []).map { (Int64($0.entityNumber), $0) },
                                   uniquingKeysWith: { first, _ in first })
         return try read { connection in
+            if case .transactionNumber(let seen) = boundary { try refuseExpired(after: seen, connection) }
             var transactions: [Int64: NSPersistentHistoryTransaction] = [:]
             var ordered: [NSPersistentHistoryTransaction] = []
             try connection.query("""
@@ -49,6 +50,21 @@ extension SQLiteStore: HistoryTracking {
             }
             return ordered
         }
+    }
+
+    /// Throws `NSPersistentHistoryTokenExpiredError` when transactions after `seen` have been
+    /// deleted, as Apple's store does: a reader that merged up to `seen` would otherwise miss them
+    /// without knowing. Transaction numbers never repeat (AUTOINCREMENT) and deletion removes
+    /// the oldest first, so a gap between `seen` and the oldest kept one means deleted history.
+    private func refuseExpired(after seen: Int64, _ connection: SQLiteConnection) throws {
+        guard case .integer(let last)? = try connection.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'ATRANSACTION'"),
+              seen < last else { return }
+        let oldestKept: Int64
+        if case .integer(let oldest)? = try connection.scalar("SELECT MIN(Z_PK) FROM ATRANSACTION") { oldestKept = oldest } else { oldestKept = last + 1 }
+        guard oldestKept > seen + 1 else { return }
+        throw CoreDataError.make(NSPersistentHistoryTokenExpiredError,
+            "The history after transaction \(seen) of store \(identifier ?? "") has been deleted (the oldest kept is \(oldestKept)); fetch from a newer token or reload everything",
+            [NSAffectedStoresErrorKey: [self]])
     }
 
     func deleteTransactions(before boundary: HistoryBoundary) throws -> Int {

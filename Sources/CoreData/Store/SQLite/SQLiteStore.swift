@@ -13,7 +13,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
     private var model: NSManagedObjectModel?
     /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
-    /// next save, as on Apple platforms.
+    /// next save, as on Apple platforms. Read and written only under the store's lock.
     var pendingMetadata: [String: Any]?
     /// Posts `.NSPersistentStoreRemoteChange` when the file commits, if the options ask.
     private var commitWatcher: SQLiteCommitWatcher?
@@ -391,16 +391,20 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
 
     func apply(_ changes: StoreChanges) throws {
         guard !changes.isEmpty else { return }
-        try writeTransaction { connection in
-            try checkVersions(changes, connection)
-            try recordHistory(of: changes, connection)
-            if let pendingMetadata { try SQLiteModelCache.write(metadata: pendingMetadata, on: connection) }
-            for row in changes.inserted { try insert(row, connection) }
-            for (row, _) in changes.updated { try update(row, connection) }
-            for change in changes.toMany { try writeToMany(change, connection) }
-            for (objectID, _) in changes.deleted { try delete(objectID, connection) }
+        // The store's lock (recursive, also taken by `writeTransaction`) covers the pending
+        // metadata from read to reset, as `setMetadata(_:for:)` sets it under the same lock.
+        try locked {
+            try writeTransaction { connection in
+                try checkVersions(changes, connection)
+                try recordHistory(of: changes, connection)
+                if let pendingMetadata { try SQLiteModelCache.write(metadata: pendingMetadata, on: connection) }
+                for row in changes.inserted { try insert(row, connection) }
+                for (row, _) in changes.updated { try update(row, connection) }
+                for change in changes.toMany { try writeToMany(change, connection) }
+                for (objectID, _) in changes.deleted { try delete(objectID, connection) }
+            }
+            pendingMetadata = nil
         }
-        pendingMetadata = nil
     }
 
     /// Optimistic locking: every updated or deleted row must still have the version the context
