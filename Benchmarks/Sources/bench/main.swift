@@ -8,6 +8,7 @@ func allCases(_ options: Options) -> [BenchmarkCase] {
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
         .batchUpdate, .batchDelete, .controllerFetch, .controllerCache, .controllerChange, .controllerMerge,
         .predicateEvaluation, .linkToMany, .parallelRead, .memory(options), .migration(options),
+        .historyInsert, .remoteChange,
     ]
 }
 
@@ -85,6 +86,8 @@ do {
     let options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
     if let child = options.memoryChild {
         try MemoryProbe.runChild(child)
+    } else if let child = options.historyWriter {
+        try HistoryWriterChild.run(child)
     } else {
         try run(options)
     }

@@ -13,6 +13,8 @@ struct Options {
     var list = false
     /// Internal: the memory case measures each fetch in a child process of its own.
     var memoryChild: [String]?
+    /// Internal: the remote-change case's other process.
+    var historyWriter: [String]?
 
     static let usage = """
         usage: swift run -c release --package-path Benchmarks bench [options]
@@ -49,6 +51,7 @@ struct Options {
             case "--keep-files": options.keepFiles = true
             case "--list": options.list = true
             case "--memory-child": options.memoryChild = Array(remaining); remaining = []
+            case "--history-writer": options.historyWriter = Array(remaining); remaining = []
             case "--help", "-h": throw UsageError(nil)
             default: throw UsageError("unknown option '\(argument)'")
             }

@@ -21,10 +21,16 @@ enum CoreDataStack {
         ]),
     ])
 
+    /// Persistent history tracking and remote change notifications, as a store description's options.
+    static let historyOptions: [String: NSObject] = [NSPersistentHistoryTrackingKey: true as NSNumber,
+                                                     NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber]
+
     /// A loaded container whose only store is the SQLite file at `url` (created if missing).
-    static func container(at url: URL, model: NSManagedObjectModel = model) throws -> NSPersistentContainer {
+    static func container(at url: URL, model: NSManagedObjectModel = model, options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        let description = NSPersistentStoreDescription(url: url)
+        for (key, value) in options { description.setOption(value, forKey: key) }
+        container.persistentStoreDescriptions = [description]
         var loadError: (any Error)?
         container.loadPersistentStores { _, error in loadError = error }
         if let loadError { throw loadError }
