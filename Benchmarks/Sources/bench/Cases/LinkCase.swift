@@ -23,7 +23,7 @@ private enum LinkModel {
             member.setValue(Int64(serial), forKey: "serial")
             return member
         }
-        let elapsed = try Stopwatch.milliseconds {
+        let elapsed = Stopwatch.milliseconds {
             for member in members { member.setValue(owner, forKey: "owner") }
         }
         precondition((owner.value(forKey: "members") as? NSSet)?.count == count, "every member linked")

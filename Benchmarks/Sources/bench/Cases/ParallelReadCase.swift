@@ -24,12 +24,12 @@ extension BenchmarkCase {
         }
         return [
             Variant(label: "CoreData two contexts at once", role: .coreData) {
-                try Stopwatch.milliseconds {
+                Stopwatch.milliseconds {
                     DispatchQueue.concurrentPerform(iterations: 2) { _ in precondition(fetchAll() > 0) }
                 }
             },
             Variant(label: "CoreData one context, twice", role: .reference) {
-                try Stopwatch.milliseconds {
+                Stopwatch.milliseconds {
                     for _ in 0..<2 { precondition(fetchAll() > 0) }
                 }
             },

@@ -22,8 +22,9 @@ enum CoreDataStack {
     ])
 
     /// Persistent history tracking and remote change notifications, as a store description's options.
-    static let historyOptions: [String: NSObject] = [NSPersistentHistoryTrackingKey: true as NSNumber,
-                                                     NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber]
+    static var historyOptions: [String: NSObject] {
+        [NSPersistentHistoryTrackingKey: true as NSNumber, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber]
+    }
 
     /// A loaded container whose only store is the SQLite file at `url` (created if missing).
     static func container(at url: URL, model: NSManagedObjectModel = model, options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
