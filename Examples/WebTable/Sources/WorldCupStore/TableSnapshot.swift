@@ -55,3 +55,12 @@ public struct TableSnapshot: Codable, Equatable, Sendable {
         self.sections = sections
     }
 }
+
+/// One line per zone, `Africa: Ghana 1, Ivory Coast 0`: short enough to read in a failed test.
+extension TableSnapshot: CustomStringConvertible {
+    public var description: String {
+        sections.map { section in
+            "\(section.name): " + section.rows.map { "\($0.name) \($0.wins)" }.joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+}

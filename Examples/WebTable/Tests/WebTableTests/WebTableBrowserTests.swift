@@ -85,14 +85,14 @@ import WorldCupStore
         #expect(table.teamCount == 32)
 
         // One transaction with many changes, so that the page's ordering rules matter: two
-        // deletes in one zone, a zone emptied, two zones added, a move, and an update whose
-        // row shifts up because a row above it went.
+        // deletes in one zone, a zone emptied, two zones added (one with two teams), a move,
+        // and an update whose row shifts up because a row above it went.
         table = try await scenario.step("one save of many changes by another writer") {
             try scenario.saveInStore { context in
                 for name in ["Cameroon", "Nigeria", "Atlantis"] { context.delete(try #require(try Team.named(name, in: context))) }
                 try #require(try Team.named("Ghana", in: context)).wins += 1
                 try #require(try Team.named("Iran", in: context)).wins += 2
-                for (name, zone) in [("Narnia", "Antarctica"), ("Gondor", "Middle Earth")] {
+                for (name, zone) in [("Narnia", "Antarctica"), ("Rohan", "Middle Earth"), ("Gondor", "Middle Earth")] {
                     let team = Team(context: context)
                     team.teamName = name
                     team.qualifyingZone = zone
@@ -102,6 +102,7 @@ import WorldCupStore
         #expect(table.zones == ["Africa", "Antarctica", "Asia", "Europe", "Middle Earth", "North America", "South America"])
         #expect(table.teams(in: "Africa") == ["Ghana", "Ivory Coast"])
         #expect(table.teams(in: "Asia") == ["Iran", "Australia", "Japan", "South Korea"])
+        #expect(table.teams(in: "Middle Earth") == ["Gondor", "Rohan"])
 
         #expect(try await first.isMarked("Japan"), "the page redrew rows that did not change")
     }
