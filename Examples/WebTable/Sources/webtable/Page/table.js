@@ -35,6 +35,7 @@ function fillRow(row, team) {
   row.replaceChildren(
     element('span', 'name', team.name),
     element('span', 'wins', String(team.wins)),
+    element('span', 'unit', team.wins === 1 ? 'win' : 'wins'),
     Object.assign(element('button', 'tap', '+1 win'), { type: 'button' }),
     Object.assign(element('button', 'delete', 'Delete'), { type: 'button' }),
   );
