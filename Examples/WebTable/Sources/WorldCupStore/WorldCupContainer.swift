@@ -15,8 +15,9 @@ public enum WorldCupContainer {
     /// controller's context. Every writer opens the store with both options, so all saves are
     /// recorded.
     ///
-    /// - parameter author: the `transactionAuthor` of the contexts this process saves with, so
-    ///   that readers of the history can tell their own saves from others'.
+    /// - parameter author: the `transactionAuthor` the seed is saved under; the contexts of the
+    ///   caller should save under it too, so that readers of the history can tell their own
+    ///   saves from others'.
     public static func open(at storeURL: URL, author: String) throws -> NSPersistentContainer {
         guard let model = WorldCupFiles.model else {
             throw WorldCupError("cannot read the model at \(WorldCupFiles.modelURL.path)")
@@ -30,7 +31,6 @@ public enum WorldCupContainer {
         var failure: Error?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
-        container.viewContext.transactionAuthor = author
         try seedIfEmpty(container, author: author)
         return container
     }

@@ -40,8 +40,8 @@ final class LiveTable: @unchecked Sendable {
                                                 sectionNameKeyPath: Team.sectionKeyPath, cacheName: nil)
         controller.delegate = self
         try context.performAndWait {
-            // The token first: a commit landing between the two is merged again later, which
-            // finds the rows as they already are, rather than missed.
+            // The token before the fetch: a commit landing between the two is then merged
+            // again later (at worst a redundant update) rather than missed.
             historyToken = container.persistentStoreCoordinator.currentPersistentHistoryToken(fromStores: nil)
             try controller.performFetch()
         }
@@ -63,12 +63,12 @@ final class LiveTable: @unchecked Sendable {
             self.nextPageID += 1
             continuation.yield(PageMessage.snapshot(TableSnapshot(self.controller.sections ?? [])).text)
             self.pages[id] = continuation
+            // The page's socket closed and its writer stopped reading: forget the page.
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                self.context.perform { self.pages[id] = nil }
+            }
             return id
-        }
-        // The page's socket closed and its writer stopped reading: forget it.
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.context.perform { self.pages[id] = nil }
         }
         return Feed(id: id, messages: messages)
     }

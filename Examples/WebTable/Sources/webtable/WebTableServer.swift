@@ -28,7 +28,8 @@ struct WebTableServer {
             configuration: .init(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
-                say("WebTable is live at http://\(host):\(bound)/")
+                let address = host.contains(":") ? "[\(host)]" : host  // an IPv6 address in a URL
+                say("WebTable is live at http://\(address):\(bound)/")
             }
         )
         try await app.runService()
