@@ -11,5 +11,6 @@ public enum NSPersistentStoreRequestType: UInt, Sendable {
 open class NSPersistentStoreRequest: NSObject {
     /// The stores to search; nil or empty means all of the coordinator's stores.
     public var affectedStores: [NSPersistentStore]?
+    /// Which kind of request this is; each subclass answers its own.
     open var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 }

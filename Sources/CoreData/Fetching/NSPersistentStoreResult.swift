@@ -8,12 +8,14 @@ public enum NSBatchUpdateRequestResultType: UInt, Sendable {
     case updatedObjectsCountResultType = 2
 }
 
+/// The form of a batch delete's result.
 public enum NSBatchDeleteRequestResultType: UInt, Sendable {
     case resultTypeStatusOnly = 0
     case resultTypeObjectIDs = 1
     case resultTypeCount = 2
 }
 
+/// The form of a batch insert's result.
 public enum NSBatchInsertRequestResultType: UInt, Sendable {
     case statusOnly = 0
     case objectIDs = 1
@@ -22,7 +24,9 @@ public enum NSBatchInsertRequestResultType: UInt, Sendable {
 
 /// `result` is a `Bool` (status), `[NSManagedObjectID]` or an `Int` count.
 open class NSBatchUpdateResult: NSPersistentStoreResult {
+    /// `true`, the updated `[NSManagedObjectID]`, or their count as an `Int`.
     public let result: Any?
+    /// The form the request asked for.
     public let resultType: NSBatchUpdateRequestResultType
     init(result: Any?, resultType: NSBatchUpdateRequestResultType) {
         self.result = result
@@ -30,8 +34,11 @@ open class NSBatchUpdateResult: NSPersistentStoreResult {
     }
 }
 
+/// What an `NSBatchDeleteRequest` returns: `result` is `true`, the deleted `[NSManagedObjectID]` or an `Int` count.
 open class NSBatchDeleteResult: NSPersistentStoreResult {
+    /// `true`, the deleted `[NSManagedObjectID]`, or their count as an `Int`.
     public let result: Any?
+    /// The form the request asked for.
     public let resultType: NSBatchDeleteRequestResultType
     init(result: Any?, resultType: NSBatchDeleteRequestResultType) {
         self.result = result
@@ -39,8 +46,11 @@ open class NSBatchDeleteResult: NSPersistentStoreResult {
     }
 }
 
+/// What an `NSBatchInsertRequest` returns: `result` is `true`, the written `[NSManagedObjectID]` or an `Int` count.
 open class NSBatchInsertResult: NSPersistentStoreResult {
+    /// `true`, the `[NSManagedObjectID]` of inserted rows and of stored rows a constraint merge updated, or their count.
     public let result: Any?
+    /// The form the request asked for.
     public let resultType: NSBatchInsertRequestResultType
     init(result: Any?, resultType: NSBatchInsertRequestResultType) {
         self.result = result

@@ -8,10 +8,13 @@
 /// NSIncrementalStoreNode(objectID: objectID, withValues: ["title": "Notes", "folder": folderID], version: 3)
 /// ```
 open class NSIncrementalStoreNode: NSObject, @unchecked Sendable {
+    /// The object these values belong to.
     public let objectID: NSManagedObjectID
+    /// The row's version; a higher one than a context has seen means its cached values are stale.
     public private(set) var version: UInt64
     private var values: [String: Any]
 
+    /// Values by property name for `objectID`, at `version`.
     public init(objectID: NSManagedObjectID, withValues values: [String: Any], version: UInt64) {
         self.objectID = objectID
         self.values = values
