@@ -76,10 +76,13 @@ open class NSFetchedResultsController<ResultType>: NSObject {
         set { state.setRequest(newValue) }
     }
 
+    /// The context the controller fetches from and watches.
     public var managedObjectContext: NSManagedObjectContext { state.context }
 
+    /// The key path whose value names each object's section; nil for a single section.
     public var sectionNameKeyPath: String? { state.sectionNaming.keyPath }
 
+    /// The name the section cache is kept under, or nil for no cache.
     public var cacheName: String? { state.cacheName }
 
     /// Receives changes; held weakly.
@@ -172,12 +175,14 @@ open class NSFetchedResultsController<ResultType>: NSObject {
 
     // MARK: Identity shared with the erased view
 
+    /// True for this controller and for the erased view its delegate receives.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSObject else { return false }
         if other === self { return true }
         return (other as? FetchedResultsStateHolder)?.sharedState === state
     }
 
+    /// The same for the controller and its erased view, as `isEqual(_:)` requires.
     open override var hash: Int { ObjectIdentifier(state).hashValue }
 }
 
