@@ -9,8 +9,10 @@ public enum NSMergePolicyType: UInt, Sendable {
 
 /// A conflict-resolution strategy, set as a context's `mergePolicy`.
 open class NSMergePolicy: NSObject, @unchecked Sendable {
+    /// Which of the five strategies this policy applies.
     public let mergeType: NSMergePolicyType
 
+    /// The policy of `type`; the static members hold one of each.
     public init(merge type: NSMergePolicyType) {
         self.mergeType = type
     }
@@ -35,6 +37,7 @@ nonisolated(unsafe) public let NSRollbackMergePolicy: Any = NSMergePolicy.rollba
 
 /// One object whose stored row changed under a saving context.
 open class NSMergeConflict: NSObject {
+    /// The object of the context whose row changed.
     public let sourceObject: NSManagedObject
     /// The object's values in the context.
     public let objectSnapshot: [String: Any]?
@@ -42,7 +45,9 @@ open class NSMergeConflict: NSObject {
     public let cachedSnapshot: [String: Any]?
     /// The values now in the store; nil when the row was deleted.
     public let persistedSnapshot: [String: Any]?
+    /// The row's version (`Z_OPT`) in the store now; 0 when the row was deleted.
     public let newVersionNumber: Int
+    /// The row's version when the context last read it.
     public let oldVersionNumber: Int
 
     init(source: NSManagedObject, objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?,
