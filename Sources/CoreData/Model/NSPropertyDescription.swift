@@ -9,7 +9,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     public internal(set) weak var entity: NSEntityDescription!
     /// Whether nil is allowed; a mandatory property without a value fails validation (1570).
     public var isOptional: Bool = true { willSet { requireEditable("isOptional") } }
-    /// Whether the value lives only in memory: never stored, never a cause of conflicts.
+    /// Whether the value lives only in memory and is never stored.
     public var isTransient: Bool = false { willSet { requireEditable("isTransient") } }
     /// Whether the SQLite store creates an index on the property's column.
     public var isIndexed: Bool = false { willSet { requireEditable("isIndexed") } }
