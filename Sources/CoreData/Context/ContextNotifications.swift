@@ -23,6 +23,7 @@ public let NSRefreshedObjectIDsKey = NSManagedObjectContext.NotificationKey.refr
 /// `userInfo` key: the IDs of the objects invalidated.
 public let NSInvalidatedObjectIDsKey = NSManagedObjectContext.NotificationKey.invalidatedObjectIDs.rawValue
 
+/// The names of the notifications a context posts, as Apple spells them.
 extension Notification.Name {
     /// Posted at `processPendingChanges()` with the objects inserted, updated, deleted or
     /// refreshed since the last one.
@@ -59,17 +60,29 @@ extension NSManagedObjectContext {
     /// let inserted = notification.userInfo?[NSManagedObjectContext.NotificationKey.insertedObjects.rawValue]
     /// ```
     public enum NotificationKey: String, Sendable {
+        /// The inserted objects.
         case insertedObjects = "inserted"
+        /// The updated objects.
         case updatedObjects = "updated"
+        /// The deleted objects.
         case deletedObjects = "deleted"
+        /// The objects refreshed from the store or a merge.
         case refreshedObjects = "refreshed"
+        /// Objects whose rows are gone.
         case invalidatedObjects = "invalidated"
+        /// Present when every object was invalidated.
         case invalidatedAllObjects = "invalidatedAll"
+        /// The IDs of the inserted objects.
         case insertedObjectIDs = "inserted_objectIDs"
+        /// The IDs of the updated objects.
         case updatedObjectIDs = "updated_objectIDs"
+        /// The IDs of the deleted objects.
         case deletedObjectIDs = "deleted_objectIDs"
+        /// The IDs of the refreshed objects.
         case refreshedObjectIDs = "refreshed_objectIDs"
+        /// The IDs of the invalidated objects.
         case invalidatedObjectIDs = "invalidated_objectIDs"
+        /// Apple's key for a context's query generation; declared, not set here.
         case queryGeneration = "managedObjectContextQueryGeneration"
     }
 }

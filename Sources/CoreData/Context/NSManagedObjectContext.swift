@@ -4,6 +4,7 @@ import Synchronization
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated by Apple; treated here as a private queue.
     case confinementConcurrencyType = 0
+    /// Work runs on a serial queue of the context's own; the usual choice off the main queue.
     case privateQueueConcurrencyType = 1
     /// Work runs on the main queue; in a command-line program the main queue runs only under
     /// `dispatchMain()`, `RunLoop.main.run()` or top-level `await` (DESIGN.md §6).

@@ -1,9 +1,14 @@
 /// How a save resolves rows that changed in the store since the context read them.
 public enum NSMergePolicyType: UInt, Sendable {
+    /// Fail the save with 133020 and the list of conflicts.
     case errorMergePolicyType = 0
+    /// Merge property by property; where both sides changed a property, the store's value wins.
     case mergeByPropertyStoreTrumpMergePolicyType = 1
+    /// Merge property by property; where both sides changed a property, the context's value wins.
     case mergeByPropertyObjectTrumpMergePolicyType = 2
+    /// Write the context's objects whole over the stored rows.
     case overwriteMergePolicyType = 3
+    /// Drop the context's changes to conflicting objects and keep the stored rows.
     case rollbackMergePolicyType = 4
 }
 
@@ -29,10 +34,15 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
 }
 
+/// The error policy, as an untyped value for `mergePolicy`.
 nonisolated(unsafe) public let NSErrorMergePolicy: Any = NSMergePolicy.error
+/// The store-trump policy, as an untyped value for `mergePolicy`.
 nonisolated(unsafe) public let NSMergeByPropertyStoreTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyStoreTrump
+/// The object-trump policy, as an untyped value for `mergePolicy`.
 nonisolated(unsafe) public let NSMergeByPropertyObjectTrumpMergePolicy: Any = NSMergePolicy.mergeByPropertyObjectTrump
+/// The overwrite policy, as an untyped value for `mergePolicy`.
 nonisolated(unsafe) public let NSOverwriteMergePolicy: Any = NSMergePolicy.overwrite
+/// The rollback policy, as an untyped value for `mergePolicy`.
 nonisolated(unsafe) public let NSRollbackMergePolicy: Any = NSMergePolicy.rollback
 
 /// One object whose stored row changed under a saving context.

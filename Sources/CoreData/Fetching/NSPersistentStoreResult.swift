@@ -3,22 +3,31 @@ open class NSPersistentStoreResult: NSObject {}
 
 /// The result of a batch update, in the form `resultType` asked for.
 public enum NSBatchUpdateRequestResultType: UInt, Sendable {
+    /// `result` is `true`.
     case statusOnlyResultType = 0
+    /// `result` is the updated objects' IDs.
     case updatedObjectIDsResultType = 1
+    /// `result` is the number of updated rows.
     case updatedObjectsCountResultType = 2
 }
 
 /// The form of a batch delete's result.
 public enum NSBatchDeleteRequestResultType: UInt, Sendable {
+    /// `result` is `true`.
     case resultTypeStatusOnly = 0
+    /// `result` is the deleted objects' IDs.
     case resultTypeObjectIDs = 1
+    /// `result` is the number of deleted rows.
     case resultTypeCount = 2
 }
 
 /// The form of a batch insert's result.
 public enum NSBatchInsertRequestResultType: UInt, Sendable {
+    /// `result` is `true`.
     case statusOnly = 0
+    /// `result` is the written objects' IDs.
     case objectIDs = 1
+    /// `result` is the number of written rows.
     case count = 2
 }
 

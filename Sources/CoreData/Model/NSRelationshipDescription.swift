@@ -1,8 +1,12 @@
 /// What happens to related objects when the source object is deleted.
 public enum NSDeleteRule: UInt, Sendable {
+    /// Leave the destinations as they are, even if they point back at the deleted object.
     case noActionDeleteRule = 0
+    /// Clear the inverse relationship of each destination.
     case nullifyDeleteRule = 1
+    /// Delete the destinations too.
     case cascadeDeleteRule = 2
+    /// Refuse the delete (1600 at save) while any destination remains.
     case denyDeleteRule = 3
 }
 

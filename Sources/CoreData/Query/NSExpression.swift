@@ -10,12 +10,19 @@
 open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// Apple's raw values.
     public enum ExpressionType: UInt, Sendable {
+        /// A fixed value (`constantValue`).
         case constantValue = 0
+        /// The object being evaluated (`SELF`).
         case evaluatedObject = 1
+        /// A substitution variable (`$name`).
         case variable = 2
+        /// A key path of the evaluated object.
         case keyPath = 3
+        /// A function such as `sum:` applied to `arguments`.
         case function = 4
+        /// A `SUBQUERY` over a to-many relationship.
         case subquery = 13
+        /// A collection of expressions (`{…}`).
         case aggregate = 14
     }
 
