@@ -38,6 +38,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
     ///
     /// - parameter fetchRequest: needs at least one sort descriptor; with a section key path,
     ///   the first one should order by it.
+    /// - parameter context: the context to fetch from and to follow; use the controller on its queue.
     /// - parameter sectionNameKeyPath: groups objects into sections by this value (it may go
     ///   through to-one relationships); nil gives one section.
     /// - parameter name: keeps section information on disk under this name between launches.
