@@ -47,7 +47,7 @@ extension NSAttributeDescription {
         public static let uuid = AttributeType(rawValue: .UUIDAttributeType)
         /// A `URL`, stored as text.
         public static let uri = AttributeType(rawValue: .URIAttributeType)
-        /// Any value a `ValueTransformer` turns into `Data`.
+        /// Any value, stored through its named `ValueTransformer` or keyed archiving.
         public static let transformable = AttributeType(rawValue: .transformableAttributeType)
         /// An `NSManagedObjectID`, stored as its URI.
         public static let objectID = AttributeType(rawValue: .objectIDAttributeType)

@@ -26,7 +26,7 @@ public enum NSAttributeType: UInt, Sendable, CaseIterable {
     case UUIDAttributeType = 1100
     /// A `URL`, stored as text.
     case URIAttributeType = 1200
-    /// Any value, stored as the `Data` its `ValueTransformer` makes of it.
+    /// Any value, stored as the `Data` its named `ValueTransformer` makes of it, or keyed-archived when none is named.
     case transformableAttributeType = 1800
     /// An `NSManagedObjectID`, stored as its URI.
     case objectIDAttributeType = 2000

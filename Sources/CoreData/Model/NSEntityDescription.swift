@@ -2,7 +2,7 @@ import Synchronization
 
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
-    /// The entity's name, unique in its model; it names the table (`Z` + uppercased name).
+    /// The entity's name, unique in its model; a root entity's table is `Z` + the uppercased name.
     public var name: String? { willSet { requireEditable("name") } }
     /// The class instantiated for this entity; resolved through `ManagedObjectClassRegistry`.
     public var managedObjectClassName: String! = "NSManagedObject" { willSet { requireEditable("managedObjectClassName") } }

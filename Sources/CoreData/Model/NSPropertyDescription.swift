@@ -1,6 +1,6 @@
 /// What attributes and relationships of an entity have in common.
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
-    /// The property's name, unique in its entity; it names the column (`Z` + uppercased name).
+    /// The property's name, unique in its entity; a stored attribute's column is `Z` + the uppercased name.
     public var name: String = "" {
         willSet { requireEditable("name") }
         didSet { PropertyIndex.noteEdit() }

@@ -7,7 +7,7 @@ public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
     /// A name from its string, unlabelled.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    /// The transformer Xcode uses by default for transformable attributes: a secure keyed archive.
+    /// The built-in transformer that archives values with secure keyed coding; Xcode models often name it.
     public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
 }
 

@@ -10,7 +10,7 @@
 open class NSIncrementalStoreNode: NSObject, @unchecked Sendable {
     /// The object these values belong to.
     public let objectID: NSManagedObjectID
-    /// The row's version; a higher one than a context has seen means its cached values are stale.
+    /// The row's version, which optimistic locking compares; it must grow with each save of the row.
     public private(set) var version: UInt64
     private var values: [String: Any]
 
