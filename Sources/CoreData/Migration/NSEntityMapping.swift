@@ -1,6 +1,6 @@
 /// What a migration does with one entity.
 public enum NSEntityMappingType: UInt, Sendable {
-    /// Not set yet; a mapping must have another type to run.
+    /// No type set yet.
     case undefinedEntityMappingType = 0
     /// Run by the mapping's `entityMigrationPolicyClassName` policy alone.
     case customEntityMappingType = 1

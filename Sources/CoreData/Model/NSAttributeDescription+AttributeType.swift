@@ -21,7 +21,7 @@ extension NSAttributeDescription {
         /// Wraps an `NSAttributeType`.
         public init(rawValue: NSAttributeType) { self.rawValue = rawValue }
 
-        /// No type yet; a model with such an attribute cannot be used.
+        /// No type set yet.
         public static let undefined = AttributeType(rawValue: .undefinedAttributeType)
         /// A 16-bit integer.
         public static let integer16 = AttributeType(rawValue: .integer16AttributeType)
