@@ -1,5 +1,6 @@
 // swift-tools-version: 6.0
 import CompilerPluginSupport
+import Foundation
 import PackageDescription
 
 /// One runnable port of a chapter's app: `swift run <name>`.
@@ -64,3 +65,10 @@ let package = Package(
         ),
     ]
 )
+
+// The documentation plugin (`swift package generate-documentation`), only when scripts/docs asks
+// for it: SwiftPM compiles every plugin of the package graph at each clean build (about 10 s
+// here, twice in CI with the sanitizer build), which ordinary builds and tests should not pay.
+if ProcessInfo.processInfo.environment["PORTABLE_CORE_DATA_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -21,6 +21,7 @@ public macro KeyValueCoded() = #externalMacro(module: "CoreDataMacros", type: "K
 
 /// The marker `@KeyValueCoded` leaves beside a property; see `KeyValueCodedAccessor`.
 public protocol KeyValueCodedProperty {
+    /// The accessor key-value coding uses for the marked property.
     static var accessor: KeyValueCodedAccessor { get }
 }
 

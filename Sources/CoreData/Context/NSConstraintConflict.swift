@@ -18,6 +18,7 @@ open class NSConstraintConflict: NSObject {
     /// Each conflicting object's values as they were when the conflict was found.
     public let conflictingSnapshots: [[AnyHashable: Any]]
 
+    /// Describes one conflict; the constraint values are read from the first conflicting object.
     public init(constraint contraint: [String], database databaseObject: NSManagedObject?,
                 databaseSnapshot: [String: Any]?, conflicting conflictingObjects: [NSManagedObject],
                 conflictingSnapshots: [Any]) {

@@ -79,6 +79,7 @@ extension NSManagedObject {
         return value(alongKeys: keys)
     }
 
+    /// Sets the value at the end of a dotted key path, following to-one relationships; does nothing if one is nil.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         var parts = keyPath.split(separator: ".").map(String.init)
         guard let last = parts.popLast() else { return }
@@ -86,10 +87,12 @@ extension NSManagedObject {
         target?.setValue(value, forKey: last)
     }
 
+    /// Sets several values at once; `NSNull` clears a property.
     public func setValuesForKeys(_ keyedValues: [String: Any]) {
         for (key, value) in keyedValues { setValue(value is NSNull ? nil : value, forKey: key) }
     }
 
+    /// The values of `keys`, with `NSNull` for nil.
     public func dictionaryWithValues(forKeys keys: [String]) -> [String: Any] {
         var result: [String: Any] = [:]
         for key in keys { result[key] = value(forKey: key) ?? NSNull() }
@@ -131,6 +134,7 @@ extension NSManagedObject {
         return value
     }
 
+    /// Stores `value` for `key` without tracking the change; a hand-written setter's following `didChangeValue(forKey:)` records it.
     public func setPrimitiveValue(_ value: Any?, forKey key: String) {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
@@ -174,6 +178,7 @@ extension NSManagedObject {
         preconditionFailure("CoreData: \(entity.name ?? "").\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(T.self)")
     }
 
+    /// Sets `key` from a typed value: what a `@Managed` property's setter calls.
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
         if keyRecorder == nil, let ordinal = values.index.ordinals[key],
            let attribute = values.index.properties[ordinal] as? NSAttributeDescription,

@@ -16,7 +16,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The entity, read from the object ID (which changes only from temporary to permanent,
     /// never its entity): one field less in every object, faults included.
     public var entity: NSEntityDescription { objectID.entity }
+    /// The object's identity: temporary until its first save, then permanent.
     public internal(set) var objectID: NSManagedObjectID
+    /// The context that owns the object; nil after its deletion is saved, its insertion rolled back, or its context reset.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// Current values by property ordinal (see `ObjectValues`).
@@ -137,12 +139,17 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     // MARK: State
 
+    /// True from insertion until the save that stores the object.
     public var isInserted: Bool { insertedFlag }
+    /// True from `delete(_:)` until the save that removes the row.
     public var isDeleted: Bool { deletedFlag }
+    /// True while the values have not been read; touching a property fires the fault.
     public var isFault: Bool { faultFlag }
     /// Changed since the last save, and neither new nor deleted.
     public var isUpdated: Bool { !changedKeys.isEmpty && !insertedFlag && !deletedFlag }
+    /// True when the object is new, deleted, or has unsaved changes to any property.
     public var hasChanges: Bool { insertedFlag || deletedFlag || !changedKeys.isEmpty }
+    /// True when a non-transient property changed since the last save.
     public var hasPersistentChangedValues: Bool {
         changedKeys.contains { entity.propertiesByName[$0]?.isTransient == false }
     }
@@ -179,6 +186,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         return result
     }
 
+    /// The class, URI and values (or `<fault>`), for logs; reading it does not fire a fault.
     public override var description: String {
         let state = faultFlag ? "<fault>" : values.keys.map { key in
             let value = values[key]
@@ -201,6 +209,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         return other === self
     }
 
+    /// Identity-based, consistent with `isEqual(_:)`.
     open override var hash: Int { ObjectIdentifier(self).hashValue }
 
     // MARK: Life-cycle hooks, overridable as on Apple platforms
@@ -215,10 +224,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     open func didSave() {}
     /// Called when the object is deleted, before delete rules run.
     open func prepareForDeletion() {}
+    /// Called before the object drops its values (a refresh without merging, or a rollback).
     open func willTurnIntoFault() {}
+    /// Called after the object dropped its values.
     open func didTurnIntoFault() {}
+    /// Hook before a property is read through key-value coding or `@Managed`; the base does nothing.
     open func willAccessValue(forKey key: String?) {}
+    /// Hook after a property was read; the base does nothing.
     open func didAccessValue(forKey key: String?) {}
+    /// Hook before a property changes; override it with `didChangeValue(forKey:)` to watch edits (Linux has no KVO).
     open func willChangeValue(forKey key: String) {}
 
     /// Records the change of a property set through `setPrimitiveValue(_:forKey:)` since its

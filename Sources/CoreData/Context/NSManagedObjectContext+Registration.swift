@@ -123,26 +123,31 @@ extension NSManagedObjectContext {
         return registered[objectID]
     }
 
+    /// Every object the context holds, faults included.
     public var registeredObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "registeredObjects")
         return Set(registered.values)
     }
 
+    /// Objects inserted since the last save.
     public var insertedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "insertedObjects")
         return insertedSet
     }
 
+    /// Stored objects deleted since the last save (new objects deleted again are simply gone).
     public var deletedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "deletedObjects")
         return deletedSet.filter { !$0.insertedFlag }
     }
 
+    /// Stored objects with unsaved property changes.
     public var updatedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "updatedObjects")
         return changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty }
     }
 
+    /// True when a save would write something.
     public var hasChanges: Bool {
         ConcurrencyDebug.check(self, "hasChanges")
         return !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains { !$0.changedKeys.isEmpty }

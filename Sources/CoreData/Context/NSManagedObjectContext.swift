@@ -4,6 +4,7 @@ import Synchronization
 public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
     /// Deprecated by Apple; treated here as a private queue.
     case confinementConcurrencyType = 0
+    /// Work runs on a serial queue of the context's own; the usual choice off the main queue.
     case privateQueueConcurrencyType = 1
     /// Work runs on the main queue; in a command-line program the main queue runs only under
     /// `dispatchMain()`, `RunLoop.main.run()` or top-level `await` (DESIGN.md §6).
@@ -16,8 +17,11 @@ public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
 /// A context is confined to its queue: use `perform` or `performAndWait` from other threads,
 /// and pass `NSManagedObjectID`s, not objects, between contexts.
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
+    /// Which queue the context's work runs on; fixed at creation.
     public let concurrencyType: NSManagedObjectContextConcurrencyType
+    /// A name for logs; also recorded as `contextName` in persistent history.
     public var name: String?
+    /// Recorded as the `author` of the history transactions this context's saves make.
     public var transactionAuthor: String?
     /// `NSErrorMergePolicy` (the default) or another `NSMergePolicy`.
     public var mergePolicy: Any = NSMergePolicy.error
@@ -28,8 +32,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// row cache to go stale. Fetches always read the store; a loaded object keeps its values
     /// until it is refreshed or a merge updates it, whatever the interval.
     public var stalenessInterval: TimeInterval = -1
+    /// Whether a fault whose row was deleted elsewhere reads as empty (true) or makes the next save throw 133000.
     public var shouldDeleteInaccessibleFaults = true
+    /// Accepted for source compatibility: the context keeps its registered objects alive either way.
     public var retainsRegisteredObjects = false
+    /// Anything you want to keep with the context; the framework does not read it.
     public var userInfo = NSMutableDictionary()
 
     /// Where this context sits: its parent or coordinator and its children. Set from any thread
@@ -37,6 +44,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// queue, so it is guarded.
     private let links = Locked(ContextLinks())
 
+    /// The context this one saves into; nil for a context on a coordinator.
     public var parent: NSManagedObjectContext? {
         get { links.withLock { $0.parent } }
         set {
@@ -82,6 +90,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// in are saved half-made to bound memory, and validated in the migration's last pass.
     var validatesOnSave = true
 
+    /// A context whose work runs on the queue `concurrencyType` names; set a coordinator or parent before use.
     public init(concurrencyType: NSManagedObjectContextConcurrencyType) {
         ConcurrencyDebug.readEnvironment()
         self.concurrencyType = concurrencyType

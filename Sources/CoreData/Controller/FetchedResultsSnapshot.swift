@@ -19,11 +19,13 @@
 /// }
 /// ```
 public struct FetchedResultsSnapshot<SectionIdentifierType: Hashable & Sendable, ItemIdentifierType: Hashable & Sendable>: Sendable, Equatable {
+    /// The sections in display order.
     public private(set) var sectionIdentifiers: [SectionIdentifierType] = []
     private var items: [[ItemIdentifierType]] = []
     /// Items whose content changed in the change this snapshot reports (redraw them).
     public private(set) var reloadedItemIdentifiers: [ItemIdentifierType] = []
 
+    /// An empty snapshot, to build with `appendSections(_:)` and `appendItems(_:toSection:)`.
     public init() {}
 
     /// A snapshot of whole sections at once: O(n), where appending section by section would
@@ -34,21 +36,26 @@ public struct FetchedResultsSnapshot<SectionIdentifierType: Hashable & Sendable,
         reloadedItemIdentifiers = reloaded
     }
 
+    /// How many sections there are.
     public var numberOfSections: Int { sectionIdentifiers.count }
 
+    /// How many items there are in all sections together.
     public var numberOfItems: Int { items.reduce(0) { $0 + $1.count } }
 
     /// All items, sections concatenated.
     public var itemIdentifiers: [ItemIdentifierType] { items.flatMap { $0 } }
 
+    /// How many items `identifier`'s section holds; 0 for an unknown section.
     public func numberOfItems(inSection identifier: SectionIdentifierType) -> Int {
         indexOfSection(identifier).map { items[$0].count } ?? 0
     }
 
+    /// The items of `identifier`'s section in order; empty for an unknown section.
     public func itemIdentifiers(inSection identifier: SectionIdentifierType) -> [ItemIdentifierType] {
         indexOfSection(identifier).map { items[$0] } ?? []
     }
 
+    /// The position of the section `identifier`, or nil if there is none.
     public func indexOfSection(_ identifier: SectionIdentifierType) -> Int? {
         sectionIdentifiers.firstIndex(of: identifier)
     }
@@ -58,10 +65,12 @@ public struct FetchedResultsSnapshot<SectionIdentifierType: Hashable & Sendable,
         itemIdentifiers.firstIndex(of: identifier)
     }
 
+    /// The section holding `identifier`, or nil: O(n).
     public func sectionIdentifier(containingItem identifier: ItemIdentifierType) -> SectionIdentifierType? {
         items.firstIndex { $0.contains(identifier) }.map { sectionIdentifiers[$0] }
     }
 
+    /// Adds empty sections after the existing ones.
     public mutating func appendSections(_ identifiers: [SectionIdentifierType]) {
         sectionIdentifiers += identifiers
         items += identifiers.map { _ in [] }
@@ -74,6 +83,7 @@ public struct FetchedResultsSnapshot<SectionIdentifierType: Hashable & Sendable,
         items[index] += identifiers
     }
 
+    /// Marks items as changed in content, so a view redraws them.
     public mutating func reloadItems(_ identifiers: [ItemIdentifierType]) {
         reloadedItemIdentifiers += identifiers
     }

@@ -38,6 +38,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
     ///
     /// - parameter fetchRequest: needs at least one sort descriptor; with a section key path,
     ///   the first one should order by it.
+    /// - parameter context: the context to fetch from and to follow; use the controller on its queue.
     /// - parameter sectionNameKeyPath: groups objects into sections by this value (it may go
     ///   through to-one relationships); nil gives one section.
     /// - parameter name: keeps section information on disk under this name between launches.
@@ -76,10 +77,13 @@ open class NSFetchedResultsController<ResultType>: NSObject {
         set { state.setRequest(newValue) }
     }
 
+    /// The context the controller fetches from and watches.
     public var managedObjectContext: NSManagedObjectContext { state.context }
 
+    /// The key path whose value names each object's section; nil for a single section.
     public var sectionNameKeyPath: String? { state.sectionNaming.keyPath }
 
+    /// The name the section cache is kept under, or nil for no cache.
     public var cacheName: String? { state.cacheName }
 
     /// Receives changes; held weakly.
@@ -172,12 +176,14 @@ open class NSFetchedResultsController<ResultType>: NSObject {
 
     // MARK: Identity shared with the erased view
 
+    /// True for this controller and for the erased view its delegate receives.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSObject else { return false }
         if other === self { return true }
         return (other as? FetchedResultsStateHolder)?.sharedState === state
     }
 
+    /// The same for the controller and its erased view, as `isEqual(_:)` requires.
     open override var hash: Int { ObjectIdentifier(state).hashValue }
 }
 

@@ -64,22 +64,27 @@ public protocol NSFetchedResultsControllerDelegate: AnyObject {
 }
 
 extension NSFetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
 
+    /// Does nothing.
     public func controller(
         _ controller: NSFetchedResultsController<NSFetchRequestResult>,
         didChange anObject: Any, at indexPath: IndexPath?,
         for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
 
+    /// Does nothing.
     public func controller(
         _ controller: NSFetchedResultsController<NSFetchRequestResult>,
         didChange sectionInfo: NSFetchedResultsSectionInfo, atSectionIndex sectionIndex: Int,
         for type: NSFetchedResultsChangeType
     ) {}
 
+    /// Does nothing.
     public func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
 
+    /// The section name's first character, uppercased; nil for an empty name.
     public func controller(
         _ controller: NSFetchedResultsController<NSFetchRequestResult>,
         sectionIndexTitleForSectionName sectionName: String
@@ -87,6 +92,7 @@ extension NSFetchedResultsControllerDelegate {
         sectionName.first.map { String($0).uppercased() }
     }
 
+    /// Tells the controller this delegate lacks the difference form, so none is computed again.
     public func controller(
         _ controller: NSFetchedResultsController<NSFetchRequestResult>,
         didChangeContentWith diff: CollectionDifference<NSManagedObjectID>
@@ -95,6 +101,7 @@ extension NSFetchedResultsControllerDelegate {
         controller.state.delegateForms.remove(.difference)
     }
 
+    /// Tells the controller this delegate lacks the snapshot form, so it gets the per-object callbacks.
     public func controller(
         _ controller: NSFetchedResultsController<NSFetchRequestResult>,
         didChangeContentWith snapshot: NSDiffableDataSourceSnapshotReference

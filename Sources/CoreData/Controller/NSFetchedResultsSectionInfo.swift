@@ -9,6 +9,7 @@ public protocol NSFetchedResultsSectionInfo {
     var name: String { get }
     /// The title in a section index, by default the name's capitalized first letter.
     var indexTitle: String? { get }
+    /// How many objects the section holds.
     var numberOfObjects: Int { get }
     /// The section's objects in order.
     var objects: [Any]? { get }

@@ -7,6 +7,7 @@ import Synchronization
 public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     // Immutable after creation, so sharing across threads is safe; the entity description is only
     // read, never mutated, once its model is in use.
+    /// The entity of the object the ID names.
     public let entity: NSEntityDescription
     /// One stored key a row: a result of a million rows holds a million IDs, so the ID keeps
     /// just the entity, the key and the store (48 bytes).
@@ -51,8 +52,10 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
 
     private var storeIdentifier: String? { store?.identifier }
 
+    /// True until the object's first save (or `obtainPermanentIDs(for:)`) gives it a primary key.
     public var isTemporaryID: Bool { primaryKey == nil }
 
+    /// The store that holds the object; nil while the ID is temporary.
     public var persistentStore: NSPersistentStore? { store }
 
     /// `x-coredata://<store UUID>/<Entity>/p<pk>`, or `x-coredata:///<Entity>/t<UUID>` while temporary.
@@ -65,8 +68,10 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         return URL(string: "x-coredata:///\(name)/t\(Self.processToken)-\(temporaryIdentifier ?? 0)")!
     }
 
+    /// The ID's URI, for logs.
     public override var description: String { "<NSManagedObjectID \(uriRepresentation().absoluteString)>" }
 
+    /// True for an ID of the same object: same key, store and root entity.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let object, type(of: object) == NSManagedObjectID.self else { return false }
         // The cast is read off the existential: an `Any` holding a class instance keeps the
@@ -106,6 +111,7 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         }
     }
 
+    /// The ID itself: IDs are immutable.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 }
 

@@ -9,8 +9,11 @@
 /// let context = container.viewContext
 /// ```
 open class NSPersistentContainer: NSObject, @unchecked Sendable {
+    /// The container's name; it names the model to look for and the default store file.
     public let name: String
+    /// The model every store and context of the container uses.
     public let managedObjectModel: NSManagedObjectModel
+    /// The coordinator that owns the stores `loadPersistentStores` adds.
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
     /// One SQLite store at `defaultDirectoryURL()/<name>.sqlite` unless changed before loading.
     public var persistentStoreDescriptions: [NSPersistentStoreDescription]

@@ -30,6 +30,7 @@ extension NSPersistentStoreCoordinator {
                                    withPersistentStoreFrom: sourceURL, sourceOptions: sourceOptions, ofType: type.rawValue)
     }
 
+    /// The same with the type as a name; only `NSSQLiteStoreType` stores can be replaced.
     public func replacePersistentStore(at destinationURL: URL, destinationOptions: [AnyHashable: Any]? = nil,
                                        withPersistentStoreFrom sourceURL: URL, sourceOptions: [AnyHashable: Any]? = nil,
                                        ofType storeType: String) throws {

@@ -3,9 +3,11 @@
 ///
 /// Thread-safe: stores serialise their own work, and the store list is guarded by a lock.
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
+    /// The model of every store the coordinator opens; frozen from the coordinator's creation.
     public let managedObjectModel: NSManagedObjectModel
     private var stores: [any RowStore] = []
     private let lock = NSRecursiveLock()
+    /// A name for logs and debugging.
     public var name: String?
     /// The queue `perform` and `performAndWait` run on. The coordinator's own operations are
     /// thread-safe without it; it serialises the blocks callers hand it, as on Apple platforms.
@@ -22,6 +24,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         ModelRegistry.shared.add(model)
     }
 
+    /// The stores added so far, in the order they were added.
     public var persistentStores: [NSPersistentStore] {
         lock.lock()
         defer { lock.unlock() }
@@ -62,6 +65,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Closes `store` and takes it out of the coordinator; throws if it is not one of its stores.
     public func remove(_ store: NSPersistentStore) throws {
         lock.lock()
         defer { lock.unlock() }
@@ -88,14 +92,17 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The same as `destroyPersistentStore(at:type:options:)`, in Apple's older spelling.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, type: storeType, options: options)
     }
 
+    /// The store added at `url`, if any.
     public func persistentStore(for url: URL) -> NSPersistentStore? {
         persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
     }
 
+    /// The metadata `store` holds now, including changes not yet saved.
     public func metadata(for store: NSPersistentStore) -> [String: Any] { store.metadata ?? [:] }
 
     /// Replaces `store`'s metadata; a SQLite store writes it with the next save. The keys the

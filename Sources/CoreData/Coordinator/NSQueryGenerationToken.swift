@@ -22,6 +22,7 @@ public final class NSQueryGenerationToken: NSObject, NSCopying, @unchecked Senda
     /// Pins a context to the store's data as of its next read.
     public static let current = NSQueryGenerationToken(generation: nil)
 
+    /// The token itself: tokens are immutable.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// Two tokens are equal when they name the same generation.
@@ -30,8 +31,10 @@ public final class NSQueryGenerationToken: NSObject, NSCopying, @unchecked Senda
         return generation === other.generation
     }
 
+    /// A hash of the generation named, consistent with `isEqual(_:)`.
     public override var hash: Int { generation.map { ObjectIdentifier($0).hashValue } ?? 0 }
 
+    /// The generation's label, or `current`, for logs.
     public override var description: String {
         generation.map { "<NSQueryGenerationToken \($0.label)>" } ?? "<NSQueryGenerationToken current>"
     }

@@ -22,9 +22,12 @@ public struct BatchedFetchResults<Element>: RandomAccessCollection {
         source = Source(.pending(context: context, ids: ids, prefetching: prefetching, firesFaults: firesFaults))
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of results, known from the keys read up front.
     public var endIndex: Int { source.count }
 
+    /// The result at `position`, making its whole batch first if no index of it was read before.
     public subscript(position: Int) -> Element {
         precondition(indices.contains(position), "BatchedFetchResults: index \(position) out of range 0..<\(count)")
         let batch = position / batchSize

@@ -8,11 +8,14 @@
 /// try context.execute(asyncFetch)
 /// ```
 open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, AsynchronousFetchStarting {
+    /// The fetch to run; its results come back typed as its `ResultType`.
     public let fetchRequest: NSFetchRequest<ResultType>
+    /// Called on the context's queue when the fetch completes, fails or is cancelled.
     public let completionBlock: ((NSAsynchronousFetchResult<ResultType>) -> Void)?
     /// Accepted for source compatibility; progress is always reported per fetch.
     public var estimatedResultCount = 0
 
+    /// Wraps `request`; pass the result to `NSManagedObjectContext.execute(_:)` to start it.
     public init(fetchRequest request: NSFetchRequest<ResultType>, completionBlock blk: ((NSAsynchronousFetchResult<ResultType>) -> Void)?) {
         self.fetchRequest = request
         self.completionBlock = blk
@@ -26,7 +29,9 @@ open class NSAsynchronousFetchRequest<ResultType>: NSPersistentStoreRequest, Asy
 /// The handle `execute(_:)` returns at once for an asynchronous fetch; `finalResult` is set when
 /// the fetch completes. Its progress counts fetched rows.
 open class NSAsynchronousFetchResult<ResultType>: NSPersistentStoreAsynchronousResult, @unchecked Sendable {
+    /// The request this result answers.
     public let fetchRequest: NSAsynchronousFetchRequest<ResultType>
+    /// The fetched results; nil until the fetch completes, and after a failure or cancellation.
     public internal(set) var finalResult: [ResultType]?
 
     init(request: NSAsynchronousFetchRequest<ResultType>, context: NSManagedObjectContext, progress: Progress) {

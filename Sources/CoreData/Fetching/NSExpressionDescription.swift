@@ -13,11 +13,13 @@
 ///
 /// Its type name is written `CoreData.NSExpression` in files that also see Foundation's.
 open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
+    /// What to compute: a key path, a function such as `sum:` or `count:`, or an arithmetic expression.
     public var expression: NSExpression?
     /// How the value is returned: `.integer64AttributeType` as an integer `NSNumber`,
     /// `.dateAttributeType` as a `Date`, ... `.undefinedAttributeType` keeps SQLite's own type.
     public var expressionResultType: NSAttributeType = .undefinedAttributeType
 
+    /// An empty, transient description; set `name`, `expression` and `expressionResultType`.
     public override init() {
         super.init()
         isTransient = true

@@ -1,5 +1,8 @@
 /// The Swift forms of a fetch request's predicate and sort: `#Predicate` and `SortDescriptor`.
 extension NSFetchRequest where ResultType: NSManagedObject {
+    /// A request built from a `#Predicate` and `SortDescriptor`s, translated as
+    /// `NSPredicate(_:)` translates them.
+    ///
     /// For example:
     /// ```swift
     /// let request = NSFetchRequest<Dog>(entityName: "Dog", predicate: #Predicate { $0.name == "Rex" },

@@ -3,5 +3,7 @@
 /// Apple's is an Objective-C protocol; here it marks the same four kinds of result.
 public protocol NSFetchRequestResult: AnyObject {}
 
+/// Counts are fetched as `NSNumber`s.
 extension NSNumber: NSFetchRequestResult {}
+/// Dictionary results are fetched as `NSDictionary`s.
 extension NSDictionary: NSFetchRequestResult {}

@@ -2,7 +2,9 @@
 public final class NSPersistentHistoryChange: NSObject, @unchecked Sendable {
     /// The change's number in the store, increasing with each recorded change.
     public let changeID: Int64
+    /// The object that changed; for a delete, the ID it had.
     public let changedObjectID: NSManagedObjectID
+    /// Whether the object was inserted, updated or deleted.
     public let changeType: NSPersistentHistoryChangeType
     /// For a delete, the values of the attributes marked `preservesValueInHistoryOnDeletion`;
     /// nil otherwise.
@@ -28,12 +30,14 @@ public final class NSPersistentHistoryChange: NSObject, @unchecked Sendable {
     /// `changedObjectID`, `transactionNumber`.
     public class var entityDescription: NSEntityDescription? { HistoryEntities.change }
 
+    /// The same as `entityDescription`; the context is not needed here.
     public class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? { entityDescription }
 
     /// A fetch request on `entityDescription`; set its predicate and pass it to
     /// `NSPersistentHistoryChangeRequest.fetchHistory(withFetch:)`.
     public class var fetchRequest: NSFetchRequest<NSFetchRequestResult>? { HistoryEntities.fetchRequest(for: HistoryEntities.change) }
 
+    /// The change number, type and object ID, for logs.
     public override var description: String {
         "<NSPersistentHistoryChange \(changeID) \(changeType) \(changedObjectID)>"
     }

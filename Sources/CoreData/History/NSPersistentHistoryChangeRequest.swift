@@ -23,6 +23,7 @@ public final class NSPersistentHistoryChangeRequest: NSPersistentStoreRequest, @
     let bound: Bound
     /// Whether the request deletes history rather than fetching it.
     let deletes: Bool
+    /// What the result holds: a status, IDs, a count, transactions, changes, or both.
     public var resultType: NSPersistentHistoryResultType = .transactionsAndChanges
     /// The token the request was made with, if any.
     public let token: NSPersistentHistoryToken?

@@ -1,5 +1,6 @@
 /// The changes of one save or batch request, as persistent history recorded them.
 public final class NSPersistentHistoryTransaction: NSObject, @unchecked Sendable {
+    /// When the transaction was committed.
     public let timestamp: Date
     /// Nil when the request's `resultType` was `.transactionsOnly`.
     public internal(set) var changes: [NSPersistentHistoryChange]?
@@ -8,11 +9,13 @@ public final class NSPersistentHistoryTransaction: NSObject, @unchecked Sendable
     /// `Bundle.main.bundleIdentifier`, or the process name when there is none (command-line
     /// programs on Linux have none).
     public let bundleID: String
+    /// The writing process's identifier, as a decimal string.
     public let processID: String
     /// The saving context's `name`.
     public let contextName: String?
     /// The saving context's `transactionAuthor`.
     public let author: String?
+    /// The transaction's number in its store; it only rises, even after history is deleted.
     public let transactionNumber: Int64
 
     init(transactionNumber: Int64, storeID: String, timestamp: Date, bundleID: String, processID: String,
@@ -56,12 +59,14 @@ public final class NSPersistentHistoryTransaction: NSObject, @unchecked Sendable
     /// `timestamp`, `transactionNumber`.
     public class var entityDescription: NSEntityDescription? { HistoryEntities.transaction }
 
+    /// The same as `entityDescription`; the context is not needed here.
     public class func entityDescription(with context: NSManagedObjectContext) -> NSEntityDescription? { entityDescription }
 
     /// A fetch request on `entityDescription`; set its predicate and pass it to
     /// `NSPersistentHistoryChangeRequest.fetchHistory(withFetch:)`.
     public class var fetchRequest: NSFetchRequest<NSFetchRequestResult>? { HistoryEntities.fetchRequest(for: HistoryEntities.transaction) }
 
+    /// Number, time, author, context and change count, for logs.
     public override var description: String {
         "<NSPersistentHistoryTransaction \(transactionNumber) \(timestamp) author: \(author ?? "nil") context: \(contextName ?? "nil"), \(changes?.count ?? 0) changes>"
     }

@@ -5,6 +5,7 @@ public let NSPersistentStoreRemoteChangeNotificationPostOptionKey = "NSPersisten
 /// tracks history): the store's newest transaction when the notification was posted.
 public let NSPersistentHistoryTokenKey = "historyToken"
 
+/// The notification a store posts when its file commits.
 extension Notification.Name {
     /// Posted by a coordinator (the notification's object) on a background thread when a store
     /// added with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` was written, with

@@ -1,5 +1,6 @@
 /// What a migration does with one entity.
 public enum NSEntityMappingType: UInt, Sendable {
+    /// No type set yet.
     case undefinedEntityMappingType = 0
     /// Run by the mapping's `entityMigrationPolicyClassName` policy alone.
     case customEntityMappingType = 1
@@ -17,12 +18,19 @@ public enum NSEntityMappingType: UInt, Sendable {
 open class NSEntityMapping: NSObject, @unchecked Sendable {
     /// Unique in its mapping model; Apple's inferred names read `PersonToPerson`.
     open var name: String!
+    /// Whether instances are added, removed, copied, transformed or left to a custom policy.
     open var mappingType: NSEntityMappingType = .undefinedEntityMappingType
+    /// The entity instances come from; nil for an added entity.
     open var sourceEntityName: String?
+    /// The source entity's version hash, as inference records it; informational.
     open var sourceEntityVersionHash: Data?
+    /// The entity instances become; nil for a removed entity.
     open var destinationEntityName: String?
+    /// The destination entity's version hash, as inference records it; informational.
     open var destinationEntityVersionHash: Data?
+    /// How each destination attribute is computed, by name.
     open var attributeMappings: [NSPropertyMapping]?
+    /// How each destination relationship is computed; run in the second pass, after every instance exists.
     open var relationshipMappings: [NSPropertyMapping]?
     /// The source instances to migrate, usually `FETCH(FUNCTION($manager,
     /// "fetchRequestForSourceEntityNamed:predicateString:", "Person", "TRUEPREDICATE"), …)`;
@@ -30,7 +38,9 @@ open class NSEntityMapping: NSObject, @unchecked Sendable {
     open var sourceExpression: NSExpression?
     /// The `NSEntityMigrationPolicy` subclass that migrates these instances; nil uses the base class.
     open var entityMigrationPolicyClassName: String?
+    /// Anything your policy wants to carry with the mapping; the manager does not read it.
     open var userInfo: [AnyHashable: Any]?
 
+    /// An empty mapping; set its name, type and entity names before use.
     public override init() { super.init() }
 }

@@ -28,6 +28,7 @@ open class NSEntityMigrationPolicy: NSObject {
     /// Required: the manager makes policies from their class alone.
     public required override init() { super.init() }
 
+    /// First pass, before any instance of `mapping` is made; the base does nothing.
     open func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {}
 
     /// Makes the destination instance of `sInstance` for a copy or transform mapping, sets each
@@ -45,6 +46,7 @@ open class NSEntityMigrationPolicy: NSObject {
         manager.associate(sourceInstance: sInstance, withDestinationInstance: destination, for: mapping)
     }
 
+    /// First pass, after every source instance of `mapping` was handled; the base does nothing.
     open func endInstanceCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
 
     /// Sets each relationship of `dInstance` from its mapping's `valueExpression`, evaluated on
@@ -71,9 +73,12 @@ open class NSEntityMigrationPolicy: NSObject {
         }
     }
 
+    /// Second pass, after every destination instance of `mapping` was linked; the base does nothing.
     open func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
 
+    /// Third pass, after the destination instances passed validation; throw to fail the migration.
     open func performCustomValidation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
 
+    /// Third pass, last call for `mapping`; the base does nothing.
     open func end(_ mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
 }

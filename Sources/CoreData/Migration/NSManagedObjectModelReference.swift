@@ -1,9 +1,11 @@
 /// Names one model version for a staged migration, with the checksum it must have, so a stage
 /// can never run against a model that changed since the stage was written.
 open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
+    /// The checksum the referred model must have (its `versionChecksum`).
     public let versionChecksum: String
     private let resolve: () -> NSManagedObjectModel?
 
+    /// Refers to a model you already hold.
     public init(model: NSManagedObjectModel, versionChecksum: String) {
         self.versionChecksum = versionChecksum
         resolve = { model }

@@ -4,10 +4,13 @@
 /// Lightweight migration uses `inferredMappingModel(forSourceModel:destinationModel:)`; a
 /// custom one is built in code (Xcode's `.xcmappingmodel` files are not read: see the README).
 open class NSMappingModel: NSObject, @unchecked Sendable {
+    /// One mapping per source or destination entity, run in this order.
     open var entityMappings: [NSEntityMapping]! = []
 
+    /// An empty mapping model; fill `entityMappings`.
     public override init() { super.init() }
 
+    /// The entity mappings by name; the first wins if two share one.
     open var entityMappingsByName: [String: NSEntityMapping] {
         Dictionary(entityMappings.compactMap { mapping in mapping.name.map { ($0, mapping) } }, uniquingKeysWith: { first, _ in first })
     }

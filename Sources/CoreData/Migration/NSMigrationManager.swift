@@ -13,7 +13,9 @@
 ///                          toDestinationURL: newURL, destinationType: NSSQLiteStoreType, destinationOptions: nil)
 /// ```
 open class NSMigrationManager: NSObject {
+    /// The model the source store was written with.
     public let sourceModel: NSManagedObjectModel
+    /// The model the destination store is written with.
     public let destinationModel: NSManagedObjectModel
     /// The mapping model of the migration running or last run.
     open private(set) var mappingModel = NSMappingModel()
@@ -23,6 +25,7 @@ open class NSMigrationManager: NSObject {
     open private(set) var destinationContext = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
     /// The entity mapping whose instances are being migrated; nil outside a migration.
     open internal(set) var currentEntityMapping: NSEntityMapping!
+    /// Anything your policies want to share during a migration; the manager does not read it.
     open var userInfo: [AnyHashable: Any]?
     /// Accepted for source compatibility: every store type migrates through the same manager.
     open var usesStoreSpecificMigrationManager = true
@@ -36,6 +39,7 @@ open class NSMigrationManager: NSObject {
     /// destination context: what bounds the migration's memory.
     var batchSize = 500
 
+    /// A manager for stores of `sourceModel` to become stores of `destinationModel`.
     public init(sourceModel: NSManagedObjectModel, destinationModel: NSManagedObjectModel) {
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel
@@ -103,10 +107,12 @@ open class NSMigrationManager: NSObject {
 
     // MARK: Entities and instances (in the class body so subclasses can override them)
 
+    /// The source model's entity `mEntity` names, if any.
     open func sourceEntity(for mEntity: NSEntityMapping) -> NSEntityDescription? {
         mEntity.sourceEntityName.flatMap { sourceModel.entitiesByName[$0] }
     }
 
+    /// The destination model's entity `mEntity` names, if any.
     open func destinationEntity(for mEntity: NSEntityMapping) -> NSEntityDescription? {
         mEntity.destinationEntityName.flatMap { destinationModel.entitiesByName[$0] }
     }

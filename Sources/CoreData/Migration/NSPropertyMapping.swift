@@ -5,10 +5,14 @@
 /// inferred mapping copies with `$source.<name in the source model>`, which the SQLite store
 /// runs as column copies instead of object by object.
 open class NSPropertyMapping: NSObject, @unchecked Sendable {
+    /// The destination property this mapping sets.
     open var name: String?
+    /// The value to set; nil leaves the property at its default.
     open var valueExpression: NSExpression?
+    /// Anything your policy wants to carry with the mapping; the manager does not read it.
     open var userInfo: [AnyHashable: Any]?
 
+    /// An empty mapping; set `name` and `valueExpression`.
     public override init() { super.init() }
 
     init(name: String, copying sourceName: String?) {

@@ -6,11 +6,13 @@
 /// Each step is one transaction, so a failure or a kill leaves the store at the last version
 /// it completed, a whole store of that version, and the next open carries on from there.
 open class NSStagedMigrationManager: NSObject, @unchecked Sendable {
+    /// The stages, in the order a store passes through them.
     public let stages: [NSMigrationStage]
     /// During a custom stage's handler, a container opened on the store at the stage's
     /// current (will) or next (did) model; nil otherwise.
     public private(set) var container: NSPersistentContainer?
 
+    /// A manager that runs `stages` in order.
     public init(_ stages: [NSMigrationStage]) {
         self.stages = stages
         super.init()

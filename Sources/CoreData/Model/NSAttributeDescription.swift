@@ -1,6 +1,8 @@
 /// A typed value an entity stores, with its default and validation rules.
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
+    /// What the attribute holds and how it is stored.
     public var attributeType: NSAttributeType = .undefinedAttributeType { willSet { requireEditable("attributeType") } }
+    /// The value a new object starts with; nil for none.
     public var defaultValue: Any? = nil { willSet { requireEditable("defaultValue") } }
     /// Apple keeps large blobs beside the store; we accept the flag and keep them in the row.
     public var allowsExternalBinaryDataStorage: Bool = false { willSet { requireEditable("allowsExternalBinaryDataStorage") } }
@@ -10,8 +12,10 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     public var preservesValueInHistoryOnDeletion: Bool = false { willSet { requireEditable("preservesValueInHistoryOnDeletion") } }
     /// The name a `ValueTransformer` is registered under, for `.transformableAttributeType`.
     public var valueTransformerName: String? = nil { willSet { requireEditable("valueTransformerName") } }
+    /// The class Xcode's model names for a transformable value; kept and compared, not used to check values.
     public var attributeValueClassName: String? = nil { willSet { requireEditable("attributeValueClassName") } }
 
+    /// An attribute with no name or type yet.
     public override init() { super.init() }
 
     /// A convenience for building models in code.

@@ -13,11 +13,13 @@
 /// person.setValue(["street": "1 Infinite Loop", "city": "Cupertino"], forKey: "address")
 /// ```
 open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+    /// The attributes the composite is made of; each becomes a column of its own.
     public var elements: [NSAttributeDescription] = [] {
         willSet { requireEditable("elements") }
         didSet { PropertyIndex.noteEdit() }
     }
 
+    /// An empty composite; add its `elements`.
     public override init() {
         super.init()
         attributeType = .compositeAttributeType

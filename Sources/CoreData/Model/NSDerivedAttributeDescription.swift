@@ -16,8 +16,10 @@
 /// (see the README's deliberate differences). Objects that derive from a changed related
 /// object through the inverse of their path's first relationship are recomputed in the same save.
 open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+    /// How the value is computed from the object (see the type's discussion for what is accepted).
     public var derivationExpression: NSExpression? { willSet { requireEditable("derivationExpression") } }
 
+    /// A derived attribute with no expression yet.
     public override init() { super.init() }
 
     override func copyProperty() -> NSPropertyDescription {

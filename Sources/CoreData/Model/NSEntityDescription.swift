@@ -2,10 +2,13 @@ import Synchronization
 
 /// One kind of object in a model: its name, class, properties and place in an inheritance tree.
 open class NSEntityDescription: NSObject, @unchecked Sendable {
+    /// The entity's name, unique in its model; a root entity's table is `Z` + the uppercased name.
     public var name: String? { willSet { requireEditable("name") } }
     /// The class instantiated for this entity; resolved through `ManagedObjectClassRegistry`.
     public var managedObjectClassName: String! = "NSManagedObject" { willSet { requireEditable("managedObjectClassName") } }
+    /// Whether the entity exists only as the parent of others.
     public var isAbstract: Bool = false { willSet { requireEditable("isAbstract") } }
+    /// Anything you want to keep with the entity; the framework does not read it.
     public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Sets of property names whose combined values must be unique, e.g. `[["name"]]`.
     public var uniquenessConstraints: [[Any]] = [] { willSet { requireEditable("uniquenessConstraints") } }
@@ -15,7 +18,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// The entity's name in an earlier model version, so a lightweight migration carries its
     /// rows over instead of dropping one entity and adding another.
     public var renamingIdentifier: String? { willSet { requireEditable("renamingIdentifier") } }
+    /// The model the entity belongs to; weak, as the model holds its entities.
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+    /// The parent entity whose properties this one inherits; set through the parent's `subentities`.
     public private(set) weak var superentity: NSEntityDescription?
 
     private var ownProperties: [NSPropertyDescription] = []
@@ -31,6 +36,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// The number stored in each row's Z_ENT column, assigned by the model.
     var entityNumber: Int = 0
 
+    /// An empty entity; set its name and properties.
     public override init() { super.init() }
 
     /// A convenience for building models in code.
@@ -60,6 +66,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The direct children of this entity; setting them makes this entity their `superentity`.
     public var subentities: [NSEntityDescription] {
         get { ownSubentities }
         set {
@@ -70,10 +77,13 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Every property, inherited ones included, by name.
     public var propertiesByName: [String: NSPropertyDescription] { propertyIndex.byName }
 
+    /// The attributes among `propertiesByName`.
     public var attributesByName: [String: NSAttributeDescription] { propertyIndex.attributesByName }
 
+    /// The relationships among `propertiesByName`.
     public var relationshipsByName: [String: NSRelationshipDescription] { propertyIndex.relationshipsByName }
 
     deinit {

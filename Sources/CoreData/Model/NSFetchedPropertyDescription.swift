@@ -13,8 +13,10 @@
 /// author.value(forKey: "recentBooks") as? [NSManagedObject]
 /// ```
 open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
+    /// The fetch run for each object; `$FETCH_SOURCE` in its predicate names that object.
     public var fetchRequest: NSFetchRequest<NSFetchRequestResult>? { willSet { requireEditable("fetchRequest") } }
 
+    /// A fetched property with no request yet.
     public override init() { super.init() }
 
     /// Always true: nothing of a fetched property is stored, so every path that reads,

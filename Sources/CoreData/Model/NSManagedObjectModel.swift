@@ -5,6 +5,7 @@ import Synchronization
 open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var entityList: [NSEntityDescription] = []
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    /// Labels for this model version, recorded in a SQLite store's metadata.
     public var versionIdentifiers: Set<AnyHashable> = [] { willSet { requireEditable("versionIdentifiers") } }
     /// The versioned bundle (`.xcdatamodeld` or `.momd`) this model was loaded from, whose
     /// other versions a migration searches for the model a store was written with.
@@ -12,6 +13,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// Set once a coordinator uses the model (see `NSManagedObjectModel+Freezing.swift`).
     let frozen = Atomic<Bool>(false)
 
+    /// An empty model; set `entities`.
     public override init() { super.init() }
 
     /// A model holding `entities`, with relationships resolved by name.
@@ -20,6 +22,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         self.entities = entities
     }
 
+    /// The entities; setting them resolves relationships' destinations and inverses by name.
     public var entities: [NSEntityDescription] {
         get { entityList }
         set {
@@ -45,6 +48,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return hasher.finalize()
     }
 
+    /// The entities by name.
     public var entitiesByName: [String: NSEntityDescription] {
         Dictionary(entityList.compactMap { entity in entity.name.map { ($0, entity) } }, uniquingKeysWith: { first, _ in first })
     }
@@ -78,6 +82,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         templates[name]
     }
 
+    /// Every stored template by name (each immutable).
     public var fetchRequestTemplatesByName: [String: NSFetchRequest<NSFetchRequestResult>] { templates }
 
     /// A mutable copy of a template with `$VARIABLE`s in its predicate replaced.

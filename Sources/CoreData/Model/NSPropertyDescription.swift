@@ -1,13 +1,19 @@
 /// What attributes and relationships of an entity have in common.
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
+    /// The property's name, unique in its entity; a stored attribute's column is `Z` + the uppercased name.
     public var name: String = "" {
         willSet { requireEditable("name") }
         didSet { PropertyIndex.noteEdit() }
     }
+    /// The entity the property belongs to; weak, as the entity holds its properties.
     public internal(set) weak var entity: NSEntityDescription!
+    /// Whether nil is allowed; a mandatory property without a value fails validation (1570).
     public var isOptional: Bool = true { willSet { requireEditable("isOptional") } }
+    /// Whether the value lives only in memory and is never stored.
     public var isTransient: Bool = false { willSet { requireEditable("isTransient") } }
+    /// Whether the SQLite store creates an index on the property's column.
     public var isIndexed: Bool = false { willSet { requireEditable("isIndexed") } }
+    /// Anything you want to keep with the property; the framework does not read it.
     public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Changes `versionHash` when nothing else in the property does, to force a migration.
     public var versionHashModifier: String? { willSet { requireEditable("versionHashModifier") } }
@@ -21,6 +27,7 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// One entry per predicate: an error code (`Int`) or a message (`String`) used when it fails.
     public private(set) var validationWarnings: [Any] = []
 
+    /// A property with no name yet.
     public override init() { super.init() }
 
     /// Sets the validation rules. A warning that is an `NSCocoaErrorDomain` code (such as

@@ -1,9 +1,13 @@
 /// The name a value transformer is registered under.
 public struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+    /// The registered name.
     public let rawValue: String
+    /// A name from its string.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A name from its string, unlabelled.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
+    /// The built-in transformer that archives values with secure keyed coding; Xcode models often name it.
     public static let secureUnarchiveFromDataTransformerName = NSValueTransformerName("NSSecureUnarchiveFromData")
 }
 
@@ -20,6 +24,7 @@ open class ValueTransformer: NSObject {
     ]
     private static let registryLock = NSLock()
 
+    /// A transformer that passes values through unchanged; subclasses convert.
     public override init() { super.init() }
 
     /// Registers (or, with nil, removes) the transformer used for attributes naming `name`.
@@ -37,29 +42,37 @@ open class ValueTransformer: NSObject {
         return registry[name]
     }
 
+    /// The names of every registered transformer.
     open class func valueTransformerNames() -> [NSValueTransformerName] {
         registryLock.lock()
         defer { registryLock.unlock() }
         return Array(registry.keys)
     }
 
+    /// The class of transformed values; `NSData` unless overridden.
     open class func transformedValueClass() -> AnyClass { NSData.self }
+    /// Whether `reverseTransformedValue(_:)` works; true unless overridden.
     open class func allowsReverseTransformation() -> Bool { true }
+    /// Converts a value to what is stored; the base returns it unchanged.
     open func transformedValue(_ value: Any?) -> Any? { value }
+    /// Converts a stored value back; the base returns it unchanged.
     open func reverseTransformedValue(_ value: Any?) -> Any? { value }
 }
 
 /// Archives values securely with `NSKeyedArchiver`, accepting only `allowedTopLevelClasses`.
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer {
+    /// The classes a decoded archive may contain at its top level; override to add your own.
     open class var allowedTopLevelClasses: [AnyClass] {
         [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
     }
 
+    /// Archives `value` securely; nil if it cannot be archived.
     open override func transformedValue(_ value: Any?) -> Any? {
         guard let value else { return nil }
         return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
     }
 
+    /// Unarchives data whose top-level class is allowed; nil otherwise.
     open override func reverseTransformedValue(_ value: Any?) -> Any? {
         guard let data = value as? Data else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.allowedTopLevelClasses, from: data)

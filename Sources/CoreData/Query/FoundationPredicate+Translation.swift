@@ -7,6 +7,9 @@
 /// `NSManagedObject.propertyName(for:)`, so only key paths to modelled (`@Managed`) properties
 /// translate. Anything else throws an error naming the expression type.
 extension NSPredicate {
+    /// A predicate translated from a Swift `#Predicate` into the same tree a format string gives,
+    /// so it runs in SQL like any other.
+    ///
     /// For example:
     /// ```swift
     /// request.predicate = NSPredicate(#Predicate<Dog> { $0.name == "Rex" })

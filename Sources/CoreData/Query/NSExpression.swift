@@ -10,12 +10,19 @@
 open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
     /// Apple's raw values.
     public enum ExpressionType: UInt, Sendable {
+        /// A fixed value (`constantValue`).
         case constantValue = 0
+        /// The object being evaluated (`SELF`).
         case evaluatedObject = 1
+        /// A substitution variable (`$name`).
         case variable = 2
+        /// A key path of the evaluated object.
         case keyPath = 3
+        /// A function such as `sum:` applied to `arguments`.
         case function = 4
+        /// A `SUBQUERY` over a to-many relationship.
         case subquery = 13
+        /// A collection of expressions (`{…}`).
         case aggregate = 14
     }
 
@@ -31,6 +38,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
+    /// The value at `keyPath` (dotted, through relationships) of the object evaluated.
     public convenience init(forKeyPath keyPath: String) {
         self.init(node: .key(keyPath))
     }
@@ -48,10 +56,12 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         if case .aggregate = node { holdsConstantCollection = true }
     }
 
+    /// The value bound to `$name` when the expression is evaluated (substitution variables, `$source` in migrations).
     public convenience init(forVariable name: String) {
         self.init(node: .variable(name))
     }
 
+    /// The object being evaluated itself (`SELF` in a format string).
     public class func expressionForEvaluatedObject() -> NSExpression {
         NSExpression(node: .evaluatedObject)
     }
@@ -62,10 +72,12 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         self.init(node: .function(name, parameters.map(Self.node(of:))))
     }
 
+    /// A collection of expressions, as `{a, b, c}` writes it in a format string.
     public convenience init(forAggregate subexpressions: [Any]) {
         self.init(node: .aggregate(subexpressions.map(Self.node(of:))))
     }
 
+    /// The members of the collection `expression` that satisfy `predicate`, with `variable` naming each (`SUBQUERY`).
     public convenience init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate) {
         let tree = (try? predicate.parsedTree()) ?? .constant(false)
         self.init(node: .subquery(collection: expression.node, variable: variable, predicate: tree))
@@ -85,6 +97,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         return .constant(ConstantValue(any: value))
     }
 
+    /// Which kind of expression this is, with Apple's raw values.
     public var expressionType: ExpressionType {
         if holdsConstantCollection { return .constantValue }
         switch node {
@@ -104,22 +117,26 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         return components.joined(separator: ".")
     }
 
+    /// The constant's value; nil for other kinds of expression.
     public var constantValue: Any? {
         if holdsConstantCollection { return try? PredicateEvaluator.evaluate(node, nil) }
         guard case .constant(let value) = node else { return nil }
         return value.anyValue
     }
 
+    /// The function's selector name (`"sum:"`); empty for other kinds of expression.
     public var function: String {
         guard case .function(let name, _) = node else { return "" }
         return name
     }
 
+    /// The function's arguments; nil for other kinds of expression.
     public var arguments: [NSExpression]? {
         guard case .function(_, let arguments) = node else { return nil }
         return arguments.map { NSExpression(node: $0) }
     }
 
+    /// The variable's name, without `$`; empty for other kinds of expression.
     public var variable: String {
         guard case .variable(let name) = node else { return "" }
         return name
@@ -146,13 +163,17 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         return try PredicateEvaluator.evaluate(node, object, variables: variables)
     }
 
+    /// The expression itself: expressions are immutable.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// True for an expression with the same parsed tree.
     open override func isEqual(_ object: Any?) -> Bool {
         (object as? NSExpression)?.node == node
     }
 
+    /// A hash of the parsed tree, consistent with `isEqual(_:)`.
     open override var hash: Int { node.hashValue }
 
+    /// The expression in format-string syntax.
     open override var description: String { PredicateFormatter.format(node) }
 }

@@ -6,6 +6,9 @@
 /// tree back by handing the closure a `PredicateTreeProbe`. The tree rides along inside
 /// Foundation's own `NSCompoundPredicate`s and copies, so no registry is needed.
 extension NSPredicate {
+    /// A predicate parsed from Apple's format-string syntax, with `%@`, `%K`, `%d` and other
+    /// arguments substituted.
+    ///
     /// For example:
     /// ```swift
     /// let adults = NSPredicate(format: "age >= %d AND name BEGINSWITH[cd] %@", 18, "a")
@@ -16,6 +19,7 @@ extension NSPredicate {
         self.init(format: predicateFormat, argumentArray: args)
     }
 
+    /// The same as `init(format:_:)` with the arguments in an array.
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
         let content: Result<PredicateNode, NSError>
         do {
@@ -37,6 +41,7 @@ extension NSPredicate {
         try parse(format: format, argumentArray: args)
     }
 
+    /// The same as `parse(format:_:)` with the arguments in an array.
     public static func parse(format: String, argumentArray arguments: [Any]?) throws -> NSPredicate {
         NSPredicate(tree: try PredicateParser.parse(format, arguments: arguments ?? []))
     }

@@ -4,6 +4,9 @@
 /// the subscript's index carries the key and selector, so the descriptor survives Foundation's
 /// own `reversedSortDescriptor` and `copy()`, and `key` reads the index back through a probe.
 extension NSSortDescriptor {
+    /// Orders by the value at `key`, which may run through to-one relationships; compared with
+    /// `compare:`.
+    ///
     /// For example:
     /// ```swift
     /// NSSortDescriptor(key: "bucket.name", ascending: true)

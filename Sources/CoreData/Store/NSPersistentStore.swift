@@ -1,17 +1,30 @@
-/// Apple's store type names.
+// Apple's store type names.
+
+/// The SQLite store's type name (the default store).
 public let NSSQLiteStoreType = "SQLite"
+/// The in-memory store's type name.
 public let NSInMemoryStoreType = "InMemory"
+/// The binary (atomic, one-file) store's type name.
 public let NSBinaryStoreType = "Binary"
 
-/// Store metadata keys.
+// Store metadata keys.
+
+/// Metadata key of the store's type name.
 public let NSStoreTypeKey = "NSStoreType"
+/// Metadata key of the store's UUID, which object ID URIs carry as their host.
 public let NSStoreUUIDKey = "NSStoreUUID"
+/// Metadata key of the entity version hashes the store was written with; migration compares them.
 public let NSStoreModelVersionHashesKey = "NSStoreModelVersionHashes"
 
-/// Store option keys accepted (and, where noted, honoured).
+// Store option keys accepted (and, where noted, honoured).
+
+/// Option: open the store for reading only; a save into it throws.
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+/// Option: migrate a store written with an older model version when it is added.
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// Option: infer a mapping model when no custom one is given (lightweight migration).
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+/// Option (SQLite): record every save as a transaction in the store's persistent history.
 public let NSPersistentHistoryTrackingKey = "NSPersistentHistoryTrackingKey"
 /// Seconds to wait for another process's write lock (SQLite busy timeout).
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
@@ -28,13 +41,21 @@ public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// The type name the store was added under; set by the coordinator for registered classes.
     var registeredType: String
+    /// The type name the store was added under (`NSSQLiteStoreType`, a registered name, …).
     open var type: String { registeredType }
+    /// Where the store lives; `/dev/null` for a private SQLite store that keeps nothing.
     public var url: URL?
+    /// The model configuration named when the store was added (`Default` when none was).
     public let configurationName: String
+    /// The options the store was added with.
     public let options: [AnyHashable: Any]?
+    /// The coordinator the store belongs to; weak, since the coordinator holds its stores.
     public internal(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// The store's UUID (`NSStoreUUIDKey`), the same at every open of a file.
     open var identifier: String!
+    /// Key-value pairs kept with the store: type, UUID, version hashes, and any keys you add.
     open var metadata: [String: Any]! = [:]
+    /// Whether saves are refused; set by `NSReadOnlyPersistentStoreOption`.
     open var isReadOnly: Bool
 
     /// Whether contexts report registering and forgetting objects (incremental stores track
@@ -44,6 +65,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Serialises every operation on a built-in store's state and connection.
     let lock = NSRecursiveLock()
 
+    /// Makes a store for `url`; the coordinator calls it, then `loadMetadata()`.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
                          at url: URL, options: [AnyHashable: Any]? = nil) {
         self.registeredType = ""

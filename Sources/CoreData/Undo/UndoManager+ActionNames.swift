@@ -12,12 +12,16 @@ extension UndoManager {
         describedGroup?.actionName = actionName
     }
 
+    /// The name of the group `undo()` would undo; empty when unnamed or there is none.
     public var undoActionName: String { groupToUndo?.actionName ?? "" }
 
+    /// The name of the group `redo()` would redo; empty when unnamed or there is none.
     public var redoActionName: String { redoStack.last?.actionName ?? "" }
 
+    /// The Undo menu item's title, such as "Undo Rename".
     public var undoMenuItemTitle: String { undoMenuTitle(forUndoActionName: undoActionName) }
 
+    /// The Redo menu item's title, such as "Redo Rename".
     public var redoMenuItemTitle: String { redoMenuTitle(forUndoActionName: redoActionName) }
 
     /// "Undo" followed by the action name, or "Undo" alone for an unnamed action.
@@ -36,7 +40,9 @@ extension UndoManager {
         describedGroup?.isDiscardable = discardable
     }
 
+    /// Whether the group `undo()` would undo was marked discardable.
     public var undoActionIsDiscardable: Bool { groupToUndo?.isDiscardable ?? false }
 
+    /// Whether the group `redo()` would redo was marked discardable.
     public var redoActionIsDiscardable: Bool { redoStack.last?.isDiscardable ?? false }
 }

@@ -4,11 +4,17 @@ extension Notification.Name {
     /// Posted when a group opens or closes and before undo or redo: the moment for a client
     /// (a managed object context) to register changes it has not registered yet.
     public static let NSUndoManagerCheckpoint = Notification.Name("NSUndoManagerCheckpointNotification")
+    /// Posted before `undo()` reverses a group.
     public static let NSUndoManagerWillUndoChange = Notification.Name("NSUndoManagerWillUndoChangeNotification")
+    /// Posted after `undo()` reversed a group.
     public static let NSUndoManagerDidUndoChange = Notification.Name("NSUndoManagerDidUndoChangeNotification")
+    /// Posted before `redo()` replays a group.
     public static let NSUndoManagerWillRedoChange = Notification.Name("NSUndoManagerWillRedoChangeNotification")
+    /// Posted after `redo()` replayed a group.
     public static let NSUndoManagerDidRedoChange = Notification.Name("NSUndoManagerDidRedoChangeNotification")
+    /// Posted when a group opens, explicitly or by a registration under `groupsByEvent`.
     public static let NSUndoManagerDidOpenUndoGroup = Notification.Name("NSUndoManagerDidOpenUndoGroupNotification")
+    /// Posted just before a group closes.
     public static let NSUndoManagerWillCloseUndoGroup = Notification.Name("NSUndoManagerWillCloseUndoGroupNotification")
     /// Its `userInfo` holds `UndoManager.groupIsDiscardableUserInfoKey`.
     public static let NSUndoManagerDidCloseUndoGroup = Notification.Name("NSUndoManagerDidCloseUndoGroupNotification")

@@ -34,7 +34,9 @@ open class UndoManager: NSObject, @unchecked Sendable {
     private var automaticGroupSerial = 0
     private var registrationDisabledCount = 0
 
+    /// True while `undo()` runs; registrations then go to the redo stack.
     public private(set) var isUndoing = false
+    /// True while `redo()` runs; registrations then go to the undo stack.
     public private(set) var isRedoing = false
 
     /// Whether a registration outside any group opens one automatically, closed at the end of
@@ -53,6 +55,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
         }
     }
 
+    /// An empty manager that groups by event and keeps unlimited levels.
     public override init() {
         super.init()
     }
@@ -76,6 +79,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
         openGroups[openGroups.count - 1].entries.append(.action(UndoAction(target: target, handler: handler)))
     }
 
+    /// False between `disableUndoRegistration()` and its matching `enableUndoRegistration()`.
     public var isUndoRegistrationEnabled: Bool { registrationDisabledCount == 0 }
 
     /// Stops registration until a matching `enableUndoRegistration()`; calls nest.
@@ -83,6 +87,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
         registrationDisabledCount += 1
     }
 
+    /// Ends one `disableUndoRegistration()`; an unmatched call changes nothing and is logged.
     open func enableUndoRegistration() {
         guard registrationDisabledCount > 0 else { return UndoManagerMisuse.enableWithoutDisable.report() }
         registrationDisabledCount -= 1
@@ -156,6 +161,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
     /// top-level group (which `undo()` closes first).
     open var canUndo: Bool { groupToUndo != nil }
 
+    /// Whether there is a group to redo.
     open var canRedo: Bool { !redoStack.isEmpty }
 
     /// The group `undo()` would undo.

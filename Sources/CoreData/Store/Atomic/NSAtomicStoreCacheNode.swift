@@ -13,12 +13,14 @@
 /// Subclass it to keep values elsewhere: the store reads and writes nodes only through
 /// `value(forKey:)` and `setValue(_:forKey:)`.
 open class NSAtomicStoreCacheNode: NSObject, @unchecked Sendable {
+    /// The object the node stands for.
     public let objectID: NSManagedObjectID
 
     /// The values `value(forKey:)` and `setValue(_:forKey:)` read and write; nil until a value
     /// is set.
     open var propertyCache: NSMutableDictionary?
 
+    /// An empty node for the object `moid`; fill it with `setValue(_:forKey:)`.
     public init(objectID moid: NSManagedObjectID) {
         self.objectID = moid
         super.init()

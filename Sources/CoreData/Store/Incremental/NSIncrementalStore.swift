@@ -27,6 +27,7 @@
 open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     let references = ReferenceObjectTable()
 
+    /// Makes the store; as a subclass, write `required init` to override it.
     public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
                          at url: URL, options: [AnyHashable: Any]? = nil) {
         super.init(persistentStoreCoordinator: root, configurationName: name, at: url, options: options)

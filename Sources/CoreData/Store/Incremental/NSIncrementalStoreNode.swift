@@ -8,10 +8,13 @@
 /// NSIncrementalStoreNode(objectID: objectID, withValues: ["title": "Notes", "folder": folderID], version: 3)
 /// ```
 open class NSIncrementalStoreNode: NSObject, @unchecked Sendable {
+    /// The object these values belong to.
     public let objectID: NSManagedObjectID
+    /// The row's version, which optimistic locking compares; it must grow with each save of the row.
     public private(set) var version: UInt64
     private var values: [String: Any]
 
+    /// Values by property name for `objectID`, at `version`.
     public init(objectID: NSManagedObjectID, withValues values: [String: Any], version: UInt64) {
         self.objectID = objectID
         self.values = values
