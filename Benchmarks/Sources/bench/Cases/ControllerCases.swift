@@ -192,14 +192,7 @@ extension BenchmarkCase {
                 let received = NotificationBox()
                 let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: background, queue: nil) { received.store($0) }
                 try background.performAndWait {
-                    for index in rows..<(rows + merged) {
-                        let team = Team(context: background)
-                        team.name = data.names[index]
-                        team.zone = data.zone(index)
-                        team.wins = data.wins[index]
-                        team.score = data.scores[index]
-                        team.date = data.date(index)
-                    }
+                    CoreDataStack.insertTeams(rows..<(rows + merged), of: data, into: background)
                     try background.save()
                 }
                 NotificationCenter.default.removeObserver(observer)

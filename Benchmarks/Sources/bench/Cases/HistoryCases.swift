@@ -16,14 +16,7 @@ extension BenchmarkCase {
             let container = try CoreDataStack.container(at: env.storeURL("history-insert"), options: history ? CoreDataStack.historyOptions : [:])
             let context = CoreDataStack.context(container)
             let elapsed = try Stopwatch.milliseconds {
-                for index in 0..<env.rows {
-                    let team = Team(context: context)
-                    team.name = env.data.names[index]
-                    team.zone = env.data.zone(index)
-                    team.wins = env.data.wins[index]
-                    team.score = env.data.scores[index]
-                    team.date = env.data.date(index)
-                }
+                CoreDataStack.insertTeams(0..<env.rows, of: env.data, into: context)
                 try context.save()
             }
             drainMainQueue()

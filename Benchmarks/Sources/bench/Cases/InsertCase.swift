@@ -21,14 +21,7 @@ extension BenchmarkCase {
                 let container = try CoreDataStack.container(at: env.storeURL("insert-coredata"))
                 let context = CoreDataStack.context(container)
                 let elapsed = try Stopwatch.milliseconds {
-                    for index in 0..<rows {
-                        let team = Team(context: context)
-                        team.name = data.names[index]
-                        team.zone = data.zone(index)
-                        team.wins = data.wins[index]
-                        team.score = data.scores[index]
-                        team.date = data.date(index)
-                    }
+                    CoreDataStack.insertTeams(0..<rows, of: data, into: context)
                     try context.save()
                 }
                 drainMainQueue()

@@ -46,6 +46,19 @@ enum CoreDataStack {
         return context
     }
 
+    /// Inserts teams `indexes` of `data` into `context` through the `@Managed` accessors, as an
+    /// app would; the caller saves.
+    static func insertTeams(_ indexes: Range<Int>, of data: TeamData, into context: NSManagedObjectContext) {
+        for index in indexes {
+            let team = Team(context: context)
+            team.name = data.names[index]
+            team.zone = data.zone(index)
+            team.wins = data.wins[index]
+            team.score = data.scores[index]
+            team.date = data.date(index)
+        }
+    }
+
     static func teamRequest() -> NSFetchRequest<Team> {
         NSFetchRequest<Team>(entityName: "Team")
     }
