@@ -28,9 +28,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Merge saves of the parent (or, for a top-level context, of sibling contexts on the same
     /// coordinator) into this context automatically, on this context's queue.
     public var automaticallyMergesChangesFromParent = false { didSet { observeSaves() } }
-    /// Accepted for source compatibility, not honoured beyond the default: there is no shared
-    /// row cache to go stale. Fetches always read the store; a loaded object keeps its values
-    /// until it is refreshed or a merge updates it, whatever the interval.
+    /// How old a row in the coordinator's shared row cache may be for this context to fire a
+    /// fault or merge from it instead of reading the store: negative (the default) accepts any
+    /// age, 0 always reads the store. Fetches always read the store; a loaded object keeps its
+    /// values until it is refreshed or a merge updates it.
     public var stalenessInterval: TimeInterval = -1
     /// Whether a fault whose row was deleted elsewhere reads as empty (true) or makes the next save throw 133000.
     public var shouldDeleteInaccessibleFaults = true
