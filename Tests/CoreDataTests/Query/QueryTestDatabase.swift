@@ -183,11 +183,11 @@ final class QueryTestDatabase {
     }
 
     /// The SQL the store runs for a fetch of `entity`.
-    static func plan(_ entity: NSEntityDescription, _ predicate: PredicateNode?, _ sort: [NSSortDescriptor]) throws -> SQLiteFetchPlan {
+    static func plan(_ entity: NSEntityDescription, _ predicate: PredicateNode?, _ sort: [NSSortDescriptor]) throws -> SQLFetchPlan {
         var fetch = StoreFetch(entity: entity)
         fetch.predicate = predicate.map(NSPredicate.init(tree:))
         fetch.sortDescriptors = sort
-        return try SQLiteFetchPlan(fetch: fetch, layout: SQLiteTableLayout(root: entity.rootEntity))
+        return try SQLFetchPlan(fetch: fetch)
     }
 
     /// The primary keys a compiled fetch returns, in order.

@@ -212,7 +212,7 @@ final class SQLiteConnection {
 }
 
 /// A view of the current row of a statement; valid only inside the `query` callback.
-struct SQLiteRow {
+struct SQLiteRow: SQLRow {
     let statement: OpaquePointer
 
     func value(at column: Int32) -> SQLValue {
@@ -232,10 +232,15 @@ struct SQLiteRow {
 
     func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
-    /// The column's storage class (`SQLITE_INTEGER`, `SQLITE_TEXT`, ...).
-    func type(at column: Int32) -> Int32 { sqlite3_column_type(statement, column) }
-
-    func isNull(at column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func storageClass(at column: Int32) -> SQLStorageClass {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
 
     /// The column as text, whatever its storage class (SQLite converts numbers exactly as it
     /// prints them, which is how decimals are read back without loss).

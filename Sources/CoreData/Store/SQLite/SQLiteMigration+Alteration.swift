@@ -48,7 +48,7 @@ struct TableAlteration {
 extension SQLiteMigration {
     /// How `layout`'s table can be changed in place, or nil when it must be rebuilt: rows move
     /// between tables or change entity number, or a column's value is computed.
-    func alteration(for layout: SQLiteTableLayout, _ connection: SQLiteConnection) throws -> TableAlteration? {
+    func alteration(for layout: SQLTableLayout, _ connection: SQLiteConnection) throws -> TableAlteration? {
         let group = continued(in: layout)
         guard let sourceRoot = group.first?.source.rootEntity, SQLiteSchema.table(for: sourceRoot) == layout.table,
               group.allSatisfy({ $0.source.rootEntity === sourceRoot && $0.source.entityNumber == $0.destination.entityNumber }),

@@ -52,7 +52,7 @@ struct SQLiteMigration {
     func run(on connection: SQLiteConnection, metadata: [String: Any]) throws {
         try connection.transaction {
             let layouts = destination.entities.filter { $0.superentity == nil }
-                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map(SQLiteTableLayout.init(root:))
+                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map { SQLTableLayout(root: $0) }
             // Tables whose change ALTER TABLE can make keep their rows where they are; the
             // others are renamed aside and rebuilt.
             var alterations: [String: TableAlteration] = [:]
@@ -67,7 +67,7 @@ struct SQLiteMigration {
 
     /// Rebuilds the tables that cannot be altered, reading the others as they are, then alters
     /// those (after every read of their old columns) and finishes the bookkeeping.
-    private func rebuild(_ layouts: [SQLiteTableLayout], alterations: [String: TableAlteration], metadata: [String: Any],
+    private func rebuild(_ layouts: [SQLTableLayout], alterations: [String: TableAlteration], metadata: [String: Any],
                          _ connection: SQLiteConnection) throws {
         let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
         for table in sourceTables where try tableExists(table, connection) {
@@ -156,7 +156,7 @@ struct SQLiteMigration {
 
     /// Copies into `layout`'s new table the rows of every source entity it continues, one
     /// `INSERT … SELECT` per source table.
-    private func fill(_ layout: SQLiteTableLayout, offsets: [String: Int64], _ connection: SQLiteConnection) throws {
+    private func fill(_ layout: SQLTableLayout, offsets: [String: Int64], _ connection: SQLiteConnection) throws {
         let pairs = continued(in: layout)
         for sourceRoot in Set(pairs.map { $0.source.rootEntity.name ?? "" }).sorted() {
             let group = pairs.filter { $0.source.rootEntity.name == sourceRoot }
@@ -180,7 +180,7 @@ struct SQLiteMigration {
     }
 
     /// The destination entities of `layout`'s table that continue a source entity, with it.
-    func continued(in layout: SQLiteTableLayout) -> [(source: NSEntityDescription, destination: NSEntityDescription)] {
+    func continued(in layout: SQLTableLayout) -> [(source: NSEntityDescription, destination: NSEntityDescription)] {
         guard let root = destination.entitiesByName.values.first(where: { $0.superentity == nil && SQLiteSchema.table(for: $0) == layout.table }) else { return [] }
         return root.selfAndDescendants.compactMap { entity in sourceEntity(for: entity).map { (source: $0, destination: entity) } }
     }
@@ -194,7 +194,7 @@ struct SQLiteMigration {
     }
 
     /// The SQL value of `column` for the rows of a group of source entities.
-    func columnValue(_ column: SQLiteColumn, group: [(source: NSEntityDescription, destination: NSEntityDescription)],
+    func columnValue(_ column: SQLColumn, group: [(source: NSEntityDescription, destination: NSEntityDescription)],
                              offsets: [String: Int64]) throws -> ColumnValue {
         Self.caseByEntity(try group.map { pair in
             (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets))
@@ -202,7 +202,7 @@ struct SQLiteMigration {
     }
 
     /// The SQL value of `column` for rows of `entity` continued from rows of `sourceEntity`.
-    private func value(of column: SQLiteColumn, for entity: NSEntityDescription, from sourceEntity: NSEntityDescription,
+    private func value(of column: SQLColumn, for entity: NSEntityDescription, from sourceEntity: NSEntityDescription,
                        offsets: [String: Int64]) throws -> ColumnValue {
         // A column of another entity sharing the table stays empty for this entity's rows.
         guard let property = entity.propertiesByName[column.property.name], !property.isTransient else { return .null }
@@ -240,7 +240,7 @@ struct SQLiteMigration {
         guard let defaultValue = attribute.defaultValue else { return copied.map { ColumnValue(sql: $0) } ?? .null }
         // New attributes start at their default, as do nils of attributes made mandatory.
         if let copied, (attribute.isOptional && declared.isOptional) || sourceMandatory { return ColumnValue(sql: copied) }
-        let bound = try SQLiteValueCoding.encodeFoundation(defaultValue, as: attribute)
+        let bound = try SQLValueCoding.encodeFoundation(defaultValue, as: attribute)
         return ColumnValue(sql: copied.map { "COALESCE(\($0), ?)" } ?? "?", bindings: [bound])
     }
 
@@ -295,7 +295,7 @@ struct SQLiteMigration {
     /// A mandatory attribute that some migrated row leaves nil (made mandatory without a
     /// default) fails the migration, as saving such an object would fail. Only columns that
     /// can have gained a nil are read: one scan each.
-    func checkMandatoryValues(_ layouts: [SQLiteTableLayout], _ connection: SQLiteConnection) throws {
+    func checkMandatoryValues(_ layouts: [SQLTableLayout], _ connection: SQLiteConnection) throws {
         for layout in layouts {
             let group = continued(in: layout)
             for column in layout.columns where column.elementPath.isEmpty {

@@ -53,6 +53,21 @@ enum SQLiteSchema {
         )
     }
 
+    /// The members of a to-many relationship of the row whose key is bound first, as
+    /// (Z_PK, Z_ENT), in order for ordered relationships.
+    static func membersQuery(of relationship: NSRelationshipDescription, dialect: SQLDialect) -> String {
+        let source = dialect.placeholder(1)
+        switch storage(of: relationship) {
+        case .inverseForeignKey(let table, let column, let order):
+            let ordering = order.map { "ORDER BY \($0), Z_PK" } ?? "ORDER BY Z_PK"
+            return "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = \(source) \(ordering)"
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+            let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
+            let destination = Self.table(for: relationship.destinationEntity!)
+            return "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(destination) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = \(source) \(ordering)"
+        }
+    }
+
     /// Whether `relationship` is the side of a many-to-many whose changes are written to the
     /// join table (the side the table is named after, or the only side).
     /// Derived from `storage(of:)`, so the two always agree on the side.
@@ -97,7 +112,7 @@ enum SQLiteSchema {
         case .decimalAttributeType: "TEXT"
         case .dateAttributeType: "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: "VARCHAR"
-        // A composite has no column of its own, only its elements' (see `SQLiteTableLayout`).
+        // A composite has no column of its own, only its elements' (see `SQLTableLayout`).
         case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType,
              .compositeAttributeType: "BLOB"
         }
@@ -119,9 +134,12 @@ struct SQLiteJoinTable {
     let keyColumns: [String]
     let orderColumn: String?
 
-    var createStatement: String {
-        let orderColumns = [orderColumn].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
-        return "CREATE TABLE \(table) (\(keyColumns[0]) INTEGER, \(keyColumns[1]) INTEGER\(orderColumns), PRIMARY KEY (\(keyColumns[0]), \(keyColumns[1])))"
+    var createStatement: String { createStatement(dialect: .sqlite) }
+
+    func createStatement(dialect: SQLDialect) -> String {
+        let integer = dialect.columnType("INTEGER")
+        let orderColumns = [orderColumn].compactMap { $0 }.map { ", \($0) \(integer)" }.joined()
+        return "CREATE TABLE \(table) (\(keyColumns[0]) \(integer), \(keyColumns[1]) \(integer)\(orderColumns), PRIMARY KEY (\(keyColumns[0]), \(keyColumns[1])))"
     }
 
     var indexStatement: String {

@@ -10,7 +10,7 @@
 enum SQLiteSchemaCheck {
     /// What the file behind `connection` lacks for `model`'s `layouts`, one line per problem;
     /// empty when the model can use the file as it is.
-    static func differences(in connection: SQLiteConnection, layouts: [SQLiteTableLayout], model: NSManagedObjectModel) throws -> [String] {
+    static func differences(in connection: SQLiteConnection, layouts: [SQLTableLayout], model: NSManagedObjectModel) throws -> [String] {
         var problems: [String] = []
         for layout in layouts.sorted(by: { $0.table < $1.table }) {
             let decimals = Set(layout.columns.filter { $0.storedAttribute?.attributeType == .decimalAttributeType }.map(\.name))

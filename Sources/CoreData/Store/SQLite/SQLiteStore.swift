@@ -1,5 +1,6 @@
 /// A store in one SQLite file, in Apple's layout (DESIGN.md §2), reading rows on demand.
-final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
+final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
+    var dialect: SQLDialect { .sqlite }
     /// The one connection that writes, and reads inside a write (a batch delete's rule walk).
     private var connection: SQLiteConnection?
     /// Connections for reads outside a write, in parallel with it and with each other.
@@ -8,9 +9,9 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     private let readers = Locked<SQLiteReaderPool?>(nil)
     /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
     private let writingThread = Locked<pthread_t?>(nil)
-    private(set) var layouts: [String: SQLiteTableLayout] = [:]
+    private(set) var layouts: [String: SQLTableLayout] = [:]
     /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
-    private var rowDecoders: [Int: SQLiteRowDecoder] = [:]
+    private var rowDecoders: [Int: SQLRowDecoder] = [:]
     private var model: NSManagedObjectModel?
     /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
     /// next save, as on Apple platforms. Read and written only under the store's lock.
@@ -32,10 +33,10 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         try locked {
             self.model = model
             for entity in model.entities {
-                if entity.superentity == nil { layouts[entity.name ?? ""] = SQLiteTableLayout(root: entity) }
+                if entity.superentity == nil { layouts[entity.name ?? ""] = SQLTableLayout(root: entity) }
             }
             for entity in model.entities {
-                rowDecoders[entity.entityNumber] = SQLiteRowDecoder(entity: entity, layout: layout(for: entity))
+                rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
             }
             if isAnonymous { anonymousDirectory = try Self.makeAnonymousDirectory() }
             let path = anonymousDirectory?.appendingPathComponent("store.sqlite").path ?? storeURL.path
@@ -229,7 +230,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         return connection
     }
 
-    func layout(for entity: NSEntityDescription) -> SQLiteTableLayout {
+    func layout(for entity: NSEntityDescription) -> SQLTableLayout {
         layouts[entity.rootEntity.name ?? ""]!
     }
 
@@ -276,7 +277,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
 
     func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         let layout = layout(for: fetch.entity)
-        let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        let plan = try SQLFetchPlan(fetch: fetch)
         return try read { connection in
             var rows: [RowSnapshot] = []
             try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
@@ -287,8 +288,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     }
 
     func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
-        let layout = layout(for: fetch.entity)
-        let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        let plan = try SQLFetchPlan(fetch: fetch)
         return try read(singleStatement: true) { connection in
             var ids = ObjectIDListBuilder(store: self)
             try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
@@ -301,7 +301,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
     func count(_ fetch: StoreFetch) throws -> Int {
         var unbounded = fetch
         unbounded.sortDescriptors = []
-        let plan = try SQLiteFetchPlan(fetch: unbounded, layout: layout(for: fetch.entity))
+        let plan = try SQLFetchPlan(fetch: unbounded)
         return try read(singleStatement: true) { connection in
             guard case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) else { return 0 }
             return Int(count)
@@ -325,15 +325,7 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
 
     func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
         guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
-        let sql: String
-        switch SQLiteSchema.storage(of: relationship) {
-        case .inverseForeignKey(let table, let column, let order):
-            let ordering = order.map { "ORDER BY \($0), Z_PK" } ?? "ORDER BY Z_PK"
-            sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) = ? \(ordering)"
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-            let ordering = order.map { "ORDER BY j.\($0), j.\(destinationColumn)" } ?? "ORDER BY j.\(destinationColumn)"
-            sql = "SELECT j.\(destinationColumn), d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) = ? \(ordering)"
-        }
+        let sql = SQLiteSchema.membersQuery(of: relationship, dialect: .sqlite)
         return try read(singleStatement: true) { connection in
             var ids: [NSManagedObjectID] = []
             try connection.query(sql, [.integer(sourceKey)]) { row in
@@ -421,33 +413,16 @@ final class SQLiteStore: NSPersistentStore, BuiltInStore, @unchecked Sendable {
         throw StoreVersionConflict(conflicts: conflicts.map { ($0, stored[$0]) })
     }
 
-    private func columnValues(_ row: RowSnapshot, layout: SQLiteTableLayout) throws -> [SQLValue] {
-        let ordinals = row.values.index.ordinals
-        return try layout.columns.map { column in
-            // A column of a sibling entity sharing the table stays NULL.
-            guard let ordinal = ordinals[column.property.name], let value = row.values[ordinal: ordinal] else { return .null }
-            if !column.elementPath.isEmpty, let element = column.storedAttribute {
-                guard case .other(let elements as [String: Any]) = value else { return .null }
-                return try SQLiteValueCoding.encode(NSCompositeAttributeDescription.value(in: elements, at: column.elementPath[...]), as: element)
-            }
-            if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
-                return try SQLiteValueCoding.encode(value, as: attribute)
-            }
-            guard case .objectID(let target) = value, let key = target.primaryKey else { return .null }
-            return .integer(key)
-        }
-    }
-
     func insert(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
         let values: [SQLValue] = [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
-            + (try columnValues(row, layout: layout))
+            + (try layout.columnValues(of: row))
         try connection.run(layout.insertStatement, values)
     }
 
     private func update(_ row: RowSnapshot, _ connection: SQLiteConnection) throws {
         let layout = layout(for: row.objectID.entity)
-        let values: [SQLValue] = [.integer(row.version)] + (try columnValues(row, layout: layout)) + [.integer(row.objectID.primaryKey!)]
+        let values: [SQLValue] = [.integer(row.version)] + (try layout.columnValues(of: row)) + [.integer(row.objectID.primaryKey!)]
         try connection.run(layout.updateStatement, values)
     }
 

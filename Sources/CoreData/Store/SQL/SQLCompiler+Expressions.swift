@@ -152,7 +152,7 @@ extension SQLCompiler {
         case .subtract: return SQLOperand(sql: "(\(operands[0].sql) - \(operands[1].sql))", kind: .number)
         case .multiply: return SQLOperand(sql: "(\(operands[0].sql) * \(operands[1].sql))", kind: .number)
         // Real division, as in memory; SQLite yields NULL for a zero divisor, as we do.
-        case .divide: return SQLOperand(sql: "(CAST(\(operands[0].sql) AS REAL) / \(operands[1].sql))", kind: .number)
+        case .divide: return SQLOperand(sql: dialect.divide(operands[0].sql, operands[1].sql), kind: .number)
         default: throw PredicateError.semantic("\(selector) on stored values is not supported in a fetch")
         }
     }

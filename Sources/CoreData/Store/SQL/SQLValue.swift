@@ -1,5 +1,5 @@
 /// One value bound to, or read from, an SQLite statement.
-enum SQLValue: Equatable {
+package enum SQLValue: Equatable, Sendable {
     case null
     case integer(Int64)
     case real(Double)

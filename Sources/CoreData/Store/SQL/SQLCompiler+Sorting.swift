@@ -15,8 +15,7 @@ extension SQLCompiler {
             guard case .scalar(let operand) = try resolve(base: .evaluatedObject, components: components, in: rootScope) else {
                 throw PredicateError.semantic("to-many key \(sortKey.key) not allowed in a sort descriptor")
             }
-            let collation = operand.kind == .string ? selector.collationName.map { " COLLATE \($0)" } ?? "" : ""
-            return operand.sql + collation + (descriptor.ascending ? " ASC" : " DESC")
+            return dialect.orderTerm(operand.sql, selector: operand.kind == .string ? selector : nil, ascending: descriptor.ascending)
         }.joined(separator: ", ")
     }
 }

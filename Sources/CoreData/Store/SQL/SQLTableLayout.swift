@@ -1,6 +1,6 @@
 /// One column of an entity table: an attribute's, a to-one relationship's foreign key, or one
 /// element of a composite attribute.
-struct SQLiteColumn {
+struct SQLColumn {
     let name: String
     let property: NSPropertyDescription
     /// For a composite attribute's column: the element names leading to the element it holds.
@@ -11,10 +11,10 @@ struct SQLiteColumn {
 
 /// The columns of one root entity's table, and how each maps to a property of each entity that
 /// lives in it. Computed once per store load.
-struct SQLiteTableLayout {
+struct SQLTableLayout {
     let table: String
     /// Attribute and to-one columns in table order, with the property they store.
-    let columns: [SQLiteColumn]
+    let columns: [SQLColumn]
     /// Order columns of ordered one-to-many relationships pointing at rows of this table.
     let orderColumns: [String]
     /// Writes a whole row: Z_PK, Z_ENT, Z_OPT, then `columns`. This and the statements below
@@ -31,10 +31,13 @@ struct SQLiteTableLayout {
     /// Reads the rows whose Z_PK is in the JSON array bound to its one placeholder.
     let rowsByKeysQuery: String
 
-    init(root: NSEntityDescription) {
+    let dialect: SQLDialect
+
+    init(root: NSEntityDescription, dialect: SQLDialect = .sqlite) {
+        self.dialect = dialect
         table = SQLiteSchema.table(for: root)
         var seen = Set<String>()
-        var columns: [SQLiteColumn] = []
+        var columns: [SQLColumn] = []
         var orderColumns: [String] = []
         for entity in root.selfAndDescendants {
             for property in entity.properties where !property.isTransient {
@@ -55,29 +58,47 @@ struct SQLiteTableLayout {
         self.columns = columns
         self.orderColumns = orderColumns
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let placeholders = (1...names.count).map(dialect.placeholder).joined(separator: ", ")
         insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
-        let assignments = names.dropFirst(2).map { "\($0) = ?" }.joined(separator: ", ")
-        updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = ?"
-        versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = ?"
-        deleteStatement = "DELETE FROM \(table) WHERE Z_PK = ?"
+        let assignments = names.dropFirst(2).enumerated().map { "\($1) = \(dialect.placeholder($0 + 1))" }.joined(separator: ", ")
+        updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = \(dialect.placeholder(names.count - 1))"
+        versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = \(dialect.placeholder(1))"
+        deleteStatement = "DELETE FROM \(table) WHERE Z_PK = \(dialect.placeholder(1))"
         selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" }).joined(separator: ", ")
-        rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+        rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN \(dialect.keyList(dialect.placeholder(1)))"
+    }
+
+    /// The values of `columns` for `row`, as a save binds them.
+    func columnValues(of row: RowSnapshot) throws -> [SQLValue] {
+        let ordinals = row.values.index.ordinals
+        return try columns.map { column in
+            // A column of a sibling entity sharing the table stays NULL.
+            guard let ordinal = ordinals[column.property.name], let value = row.values[ordinal: ordinal] else { return .null }
+            if !column.elementPath.isEmpty, let element = column.storedAttribute {
+                guard case .other(let elements as [String: Any]) = value else { return .null }
+                return try SQLValueCoding.encode(NSCompositeAttributeDescription.value(in: elements, at: column.elementPath[...]), as: element)
+            }
+            if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
+                return try SQLValueCoding.encode(value, as: attribute)
+            }
+            guard case .objectID(let target) = value, let key = target.primaryKey else { return .null }
+            return .integer(key)
+        }
     }
 
     /// The columns a stored property takes: none for a to-many relationship, one per element
     /// for a composite attribute, one otherwise.
-    private static func columns(of property: NSPropertyDescription) -> [SQLiteColumn] {
+    private static func columns(of property: NSPropertyDescription) -> [SQLColumn] {
         switch property {
         case let composite as NSCompositeAttributeDescription:
             return composite.leaves.map { leaf in
-                SQLiteColumn(name: SQLiteSchema.column(for: composite, element: leaf.path), property: composite,
+                SQLColumn(name: SQLiteSchema.column(for: composite, element: leaf.path), property: composite,
                              elementPath: leaf.path, storedAttribute: leaf.attribute)
             }
         case let attribute as NSAttributeDescription:
-            return [SQLiteColumn(name: SQLiteSchema.column(for: attribute), property: attribute, elementPath: [], storedAttribute: attribute)]
+            return [SQLColumn(name: SQLiteSchema.column(for: attribute), property: attribute, elementPath: [], storedAttribute: attribute)]
         case let relationship as NSRelationshipDescription where !relationship.isToMany:
-            return [SQLiteColumn(name: SQLiteSchema.column(for: relationship), property: relationship, elementPath: [], storedAttribute: nil)]
+            return [SQLColumn(name: SQLiteSchema.column(for: relationship), property: relationship, elementPath: [], storedAttribute: nil)]
         default:
             return []
         }
@@ -85,14 +106,15 @@ struct SQLiteTableLayout {
 
     /// Every column of the table with its declared type, in table order.
     var columnTypes: [(name: String, type: String)] {
-        [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")]
-            + columns.map { ($0.name, $0.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER") }
-            + orderColumns.map { ($0, "INTEGER") }
+        let integer = dialect.columnType("INTEGER")
+        return [("Z_PK", integer), ("Z_ENT", integer), ("Z_OPT", integer)]
+            + columns.map { ($0.name, $0.storedAttribute.map { dialect.columnType(SQLiteSchema.columnType(for: $0)) } ?? integer) }
+            + orderColumns.map { ($0, integer) }
     }
 
     /// `CREATE TABLE` for this table.
     var createStatement: String {
-        let definitions = columnTypes.map { $0.name == "Z_PK" ? "Z_PK INTEGER PRIMARY KEY" : "\($0.name) \($0.type)" }
+        let definitions = columnTypes.map { $0.name == "Z_PK" ? "Z_PK \($0.type) PRIMARY KEY" : "\($0.name) \($0.type)" }
         return "CREATE TABLE \(table) (\(definitions.joined(separator: ", ")))"
     }
 

@@ -1,8 +1,7 @@
-import CSQLite
-
-/// Converts attribute values to and from their SQLite form (DESIGN.md §2): dates as seconds since
+/// Converts attribute values to and from their stored form (DESIGN.md §2, the same on SQLite
+/// and PostgreSQL): dates as seconds since
 /// 2001, booleans 0/1, UUIDs as 16-byte blobs, URLs as text, decimals as exact text.
-enum SQLiteValueCoding {
+enum SQLValueCoding {
     /// The column value of a stored value: typed values bind as they are; anything else (a
     /// wrong type given through key-value coding) goes through its Foundation form and fails
     /// with a validation error naming the attribute.
@@ -67,30 +66,30 @@ enum SQLiteValueCoding {
 
     /// Reads a column straight into a stored value, without boxing: what every fetched row
     /// costs per attribute.
-    static func decode(_ row: SQLiteRow, column: Int32, as attribute: NSAttributeDescription) throws -> StoredValue? {
-        let type = row.type(at: column)
-        if type == SQLITE_NULL { return nil }
+    static func decode(_ row: some SQLRow, column: Int32, as attribute: NSAttributeDescription) throws -> StoredValue? {
+        let type = row.storageClass(at: column)
+        if type == .null { return nil }
         switch attribute.attributeType {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType:
-            return .integer(type == SQLITE_INTEGER ? row.int64(at: column) : Int64(numeric(row.value(at: column))))
+            return .integer(type == .integer ? row.int64(at: column) : Int64(numeric(row.value(at: column))))
         case .doubleAttributeType, .floatAttributeType:
-            return .real(type == SQLITE_TEXT ? numeric(row.value(at: column)) : row.double(at: column))
+            return .real(type == .text ? numeric(row.value(at: column)) : row.double(at: column))
         case .dateAttributeType:
-            return .date(Date(timeIntervalSinceReferenceDate: type == SQLITE_TEXT ? numeric(row.value(at: column)) : row.double(at: column)))
+            return .date(Date(timeIntervalSinceReferenceDate: type == .text ? numeric(row.value(at: column)) : row.double(at: column)))
         case .stringAttributeType:
-            return type == SQLITE_TEXT ? .text(row.text(at: column)) : nil
+            return type == .text ? .text(row.text(at: column)) : nil
         case .decimalAttributeType:
             return Decimal(string: row.text(at: column), locale: Locale(identifier: "en_US_POSIX")).map { .other($0) }
         case .URIAttributeType:
-            return type == SQLITE_TEXT ? URL(string: row.text(at: column)).map { .other($0) } : nil
+            return type == .text ? URL(string: row.text(at: column)).map { .other($0) } : nil
         case .UUIDAttributeType:
-            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column), bytes.count == 16 else { return nil }
+            guard type == .blob, case .blob(let bytes) = row.value(at: column), bytes.count == 16 else { return nil }
             return .other(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         case .binaryDataAttributeType:
-            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column) else { return nil }
+            guard type == .blob, case .blob(let bytes) = row.value(at: column) else { return nil }
             return .data(Data(bytes))
         case .transformableAttributeType:
-            guard type == SQLITE_BLOB, case .blob(let bytes) = row.value(at: column) else { return nil }
+            guard type == .blob, case .blob(let bytes) = row.value(at: column) else { return nil }
             return try TransformableCoding.decode(Data(bytes), for: attribute).map { .other($0) }
         case .objectIDAttributeType, .undefinedAttributeType, .compositeAttributeType:
             return nil

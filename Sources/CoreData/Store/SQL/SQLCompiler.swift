@@ -2,7 +2,7 @@
 /// Apple's table layout (`SQLiteSchema`), with the semantics the in-memory evaluator has.
 ///
 /// One compiler serves one statement: it collects the LEFT JOINs that to-one key paths need and
-/// the bound values, then the statement's builder (`SQLiteFetchPlan`, `BatchUpdateStatement`,
+/// the bound values, then the statement's builder (`SQLFetchPlan`, `BatchUpdateStatement`,
 /// the dictionary fetch) assembles them. The main table's alias is `t0`.
 ///
 /// For example:
@@ -17,6 +17,7 @@
 final class SQLCompiler {
     let entity: NSEntityDescription
     let includesSubentities: Bool
+    let dialect: SQLDialect
     private(set) var bindings: [SQLValue] = []
     private var scopes: [Scope] = []
     private var aliasCount = 0
@@ -37,9 +38,10 @@ final class SQLCompiler {
         }
     }
 
-    init(entity: NSEntityDescription, includesSubentities: Bool = true) {
+    init(entity: NSEntityDescription, includesSubentities: Bool = true, dialect: SQLDialect = .sqlite) {
         self.entity = entity
         self.includesSubentities = includesSubentities
+        self.dialect = dialect
         scopes = [Scope(alias: "t0", entity: entity, variables: [:])]
     }
 
@@ -66,13 +68,13 @@ final class SQLCompiler {
     /// The WHERE condition: entity filter, then the predicate (0/1, NULL-free).
     func whereClause(for predicate: PredicateNode?) throws -> String {
         let parts = [entityFilter, try predicate.map { try compile($0, in: rootScope) }].compactMap { $0 }
-        return parts.isEmpty ? "1" : parts.joined(separator: " AND ")
+        return parts.isEmpty ? dialect.literal(true) : parts.joined(separator: " AND ")
     }
 
     /// Appends a value and returns its numbered placeholder.
     func bind(_ value: SQLValue) -> String {
         bindings.append(value)
-        return "?\(bindings.count)"
+        return dialect.placeholder(bindings.count)
     }
 
     func makeAlias(_ prefix: String) -> String {
@@ -127,7 +129,7 @@ final class SQLCompiler {
                     column = "\(alias).\(SQLiteSchema.column(for: composite, element: path))"
                 }
                 // Decimals are stored as exact text; they compare and sort as numbers.
-                if attribute.attributeType == .decimalAttributeType { column = "CAST(\(column) AS REAL)" }
+                if attribute.attributeType == .decimalAttributeType { column = dialect.real(column) }
                 let kind = try SQLOperand.Kind(attribute: attribute)
                 if index == components.count - 1 { return .scalar(SQLOperand(sql: column, kind: kind)) }
                 if components[index + 1] == "length", index + 2 == components.count, kind == .string {

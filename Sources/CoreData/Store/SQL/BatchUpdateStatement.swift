@@ -7,20 +7,20 @@ struct BatchUpdateStatement {
     let sql: String
     let bindings: [SQLValue]
 
-    init(fetch: StoreFetch, table: String, assignments: [BatchAssignment]) throws {
-        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities)
+    init(fetch: StoreFetch, table: String, assignments: [BatchAssignment], dialect: SQLDialect) throws {
+        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities, dialect: dialect)
         var setters: [String] = []
         for assignment in assignments {
             let column = SQLiteSchema.column(for: assignment.attribute)
             guard let expression = assignment.expression else {
-                setters.append("\(column) = \(compiler.bind(try SQLiteValueCoding.encode(assignment.value, as: assignment.attribute)))")
+                setters.append("\(column) = \(compiler.bind(try SQLValueCoding.encode(assignment.value, as: assignment.attribute)))")
                 continue
             }
             let operand = try compiler.scalar(expression, in: compiler.rootScope)
             guard compiler.rootScope.joins.isEmpty else {
                 throw CoreDataError.misuse("Batch update of '\(assignment.attribute.name)': values may read the row's own attributes only, not key paths through relationships")
             }
-            setters.append("\(column) = \(Self.converted(operand.sql, to: assignment.attribute.attributeType))")
+            setters.append("\(column) = \(Self.converted(operand.sql, to: assignment.attribute.attributeType, dialect))")
         }
         setters.append("Z_OPT = Z_OPT + 1")
         let condition = try compiler.whereClause(for: fetch.predicate?.parsedTree())
@@ -37,11 +37,11 @@ struct BatchUpdateStatement {
 
     /// Stores a computed number as the column's type says, as the in-memory store converts it
     /// (integers truncate toward zero; booleans are 0 or 1).
-    private static func converted(_ sql: String, to type: NSAttributeType) -> String {
+    private static func converted(_ sql: String, to type: NSAttributeType, _ dialect: SQLDialect) -> String {
         switch type {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: "CAST(\(sql) AS INTEGER)"
-        case .booleanAttributeType: "CAST((\(sql)) != 0 AS INTEGER)"
-        case .doubleAttributeType, .floatAttributeType: "CAST(\(sql) AS REAL)"
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType: dialect.integer(sql)
+        case .booleanAttributeType: "CAST((\(sql)) <> 0 AS INTEGER)"
+        case .doubleAttributeType, .floatAttributeType: dialect.real(sql)
         default: sql
         }
     }

@@ -1,6 +1,6 @@
 /// Batch requests run as single SQL statements inside one transaction, so a failure leaves the
 /// store unchanged and no object is loaded.
-extension SQLiteStore {
+extension SQLTableStore {
     func batchUpdate(_ fetch: StoreFetch, assignments: [BatchAssignment], returningObjectIDs: Bool, origin: TransactionOrigin) throws -> BatchUpdateOutcome {
         try writeTransaction { connection in
             var unsorted = fetch
@@ -8,15 +8,15 @@ extension SQLiteStore {
             let layout = layout(for: fetch.entity)
             var ids: [NSManagedObjectID] = []
             if returningObjectIDs || tracksHistory {
-                let plan = try SQLiteFetchPlan(fetch: unsorted, layout: layout)
-                try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                let plan = try SQLFetchPlan(fetch: unsorted, dialect: dialect)
+                try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { (row: Session.Row) in
                     ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0)))
                 }
             }
-            let update = try BatchUpdateStatement(fetch: unsorted, table: layout.table, assignments: assignments)
+            let update = try BatchUpdateStatement(fetch: unsorted, table: layout.table, assignments: assignments, dialect: dialect)
             let changed = try connection.run(update.sql, update.bindings)
             let properties = Set(assignments.map(\.attribute.name))
-            try recordHistory(ids.map { HistoryChangeRecord(type: .update, objectID: $0, properties: properties) }, origin: origin, connection)
+            try recordHistory(ids.map { HistoryRecord(type: .update, objectID: $0, properties: properties) }, origin: origin, connection)
             return BatchUpdateOutcome(count: changed, objectIDs: returningObjectIDs ? ids : [])
         }
     }
@@ -32,7 +32,7 @@ extension SQLiteStore {
     func batchDelete(_ ids: [NSManagedObjectID], origin: TransactionOrigin) throws {
         try writeTransaction { connection in
             var deleted = Set<NSManagedObjectID>()
-            var history: [HistoryChangeRecord] = []
+            var history: [HistoryRecord] = []
             var wave = ids
             while !wave.isEmpty {
                 let fresh = wave.filter { $0.primaryKey != nil && deleted.insert($0).inserted }
@@ -81,30 +81,31 @@ extension SQLiteStore {
         }
         if pointedAt { return nil }
         let layout = layout(for: fetch.entity)
-        let plan = try SQLiteFetchPlan(fetch: fetch, layout: layout)
+        let plan = try SQLFetchPlan(fetch: fetch, dialect: dialect)
         return try writeTransaction { connection in
-            if plan.coversWholeTable { return try connection.run("DELETE FROM \(layout.table)") }
+            if plan.coversWholeTable { return try connection.run("DELETE FROM \(layout.table)", []) }
             return try connection.run("DELETE FROM \(layout.table) WHERE Z_PK IN (\(plan.sql(selecting: "t0.Z_PK")))", plan.bindings)
         }
     }
 
     /// The destinations of `relationship` from the rows whose keys `keys` holds.
-    private func destinations(of relationship: NSRelationshipDescription, from keys: SQLValue, _ connection: SQLiteConnection) throws -> [NSManagedObjectID] {
+    private func destinations(of relationship: NSRelationshipDescription, from keys: SQLValue, _ connection: Session) throws -> [NSManagedObjectID] {
         guard let destination = relationship.destinationEntity else { return [] }
+        let keyList = dialect.keyList(dialect.placeholder(1))
         let sql: String
         if !relationship.isToMany {
             let column = SQLiteSchema.column(for: relationship)
-            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.table(for: relationship.entity)) t0 JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = t0.\(column) WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+            sql = "SELECT d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.table(for: relationship.entity)) t0 JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = t0.\(column) WHERE t0.Z_PK IN \(keyList)"
         } else {
             switch SQLiteSchema.storage(of: relationship) {
             case .inverseForeignKey(let table, let column, _):
-                sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN (SELECT value FROM json_each(?))"
+                sql = "SELECT Z_PK, Z_ENT FROM \(table) WHERE \(column) IN \(keyList)"
             case .joinTable(let table, let sourceColumn, let destinationColumn, _):
-                sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) IN (SELECT value FROM json_each(?))"
+                sql = "SELECT d.Z_PK, d.Z_ENT FROM \(table) j JOIN \(SQLiteSchema.table(for: destination)) d ON d.Z_PK = j.\(destinationColumn) WHERE j.\(sourceColumn) IN \(keyList)"
             }
         }
         var targets: [NSManagedObjectID] = []
-        try connection.query(sql, [keys]) { row in
+        try connection.query(sql, [keys]) { (row: Session.Row) in
             targets.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
         }
         return targets
@@ -112,19 +113,20 @@ extension SQLiteStore {
 
     /// Clears every to-one reference to the rows (bumping the referring rows' versions), then
     /// deletes the rows and their join-table rows.
-    private func deleteRows(of entity: NSEntityDescription, keys: SQLValue, _ connection: SQLiteConnection) throws {
+    private func deleteRows(of entity: NSEntityDescription, keys: SQLValue, _ connection: Session) throws {
+        let keyList = dialect.keyList(dialect.placeholder(1))
         for referring in entity.managedObjectModel.entities {
             for case let relationship as NSRelationshipDescription in referring.properties
             where relationship.entity === referring && !relationship.isToMany && relationship.destinationEntity.map(entity.isKindOf(entity:)) == true {
                 let column = SQLiteSchema.column(for: relationship)
-                try connection.run("UPDATE \(SQLiteSchema.table(for: referring)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN (SELECT value FROM json_each(?))", [keys])
+                try connection.run("UPDATE \(SQLiteSchema.table(for: referring)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN \(keyList)", [keys])
             }
         }
         for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
             if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
-                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) IN (SELECT value FROM json_each(?))", [keys])
+                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) IN \(keyList)", [keys])
             }
         }
-        try connection.run("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN (SELECT value FROM json_each(?))", [keys])
+        try connection.run("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN \(keyList)", [keys])
     }
 }

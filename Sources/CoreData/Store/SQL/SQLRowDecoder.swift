@@ -1,7 +1,7 @@
 /// How rows of one entity are read from its table: which result column holds which property
 /// ordinal, worked out once per entity so that reading a row costs no property look-ups,
 /// casts or boxing.
-struct SQLiteRowDecoder {
+struct SQLRowDecoder {
     private enum Column {
         case attribute(index: Int32, ordinal: Int, NSAttributeDescription)
         case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription)
@@ -14,7 +14,7 @@ struct SQLiteRowDecoder {
 
     /// Columns of sibling entities share the table; only `entity`'s own are read. Column
     /// `index` of a row is the layout's column `index - 3` (after Z_PK, Z_ENT, Z_OPT).
-    init(entity: NSEntityDescription, layout: SQLiteTableLayout) {
+    init(entity: NSEntityDescription, layout: SQLTableLayout) {
         self.entity = entity
         let ordinals = entity.propertyIndex.ordinals
         let properties = entity.propertiesByName
@@ -37,19 +37,19 @@ struct SQLiteRowDecoder {
 
     /// The row's values by ordinal; `destinationEntity` finds the concrete entity of a to-one
     /// destination that has subentities.
-    func values(of row: SQLiteRow, destinationEntity: (NSEntityDescription, Int64) throws -> NSEntityDescription,
+    func values(of row: some SQLRow, destinationEntity: (NSEntityDescription, Int64) throws -> NSEntityDescription,
                 objectID: (NSEntityDescription, Int64) -> NSManagedObjectID) throws -> RowValues {
         var values = RowValues(entity: entity)
         for column in columns {
             switch column {
             case .attribute(let index, let ordinal, let attribute):
-                values[ordinal: ordinal] = try SQLiteValueCoding.decode(row, column: index, as: attribute)
+                values[ordinal: ordinal] = try SQLValueCoding.decode(row, column: index, as: attribute)
             case .toOne(let index, let ordinal, let destination):
                 guard !row.isNull(at: index) else { continue }
                 let key = row.int64(at: index)
                 values[ordinal: ordinal] = .objectID(objectID(try destinationEntity(destination, key), key))
             case .element(let index, let ordinal, let path, let element):
-                guard let value = try SQLiteValueCoding.decode(row, column: index, as: element) else { continue }
+                guard let value = try SQLValueCoding.decode(row, column: index, as: element) else { continue }
                 var elements: [String: Any] = [:]
                 if case .other(let decoded as [String: Any])? = values[ordinal: ordinal] { elements = decoded }
                 NSCompositeAttributeDescription.set(value.foundationValue(for: element), at: path[...], in: &elements)

@@ -13,11 +13,11 @@ extension SQLCompiler {
 
     func compile(_ node: PredicateNode, in scope: Scope) throws -> String {
         switch node {
-        case .constant(let value): return value ? "1" : "0"
+        case .constant(let value): return dialect.literal(value)
         case .and(let terms):
-            return terms.isEmpty ? "1" : "(" + (try terms.map { try compile($0, in: scope) }).joined(separator: " AND ") + ")"
+            return terms.isEmpty ? dialect.literal(true) : "(" + (try terms.map { try compile($0, in: scope) }).joined(separator: " AND ") + ")"
         case .or(let terms):
-            return terms.isEmpty ? "0" : "(" + (try terms.map { try compile($0, in: scope) }).joined(separator: " OR ") + ")"
+            return terms.isEmpty ? dialect.literal(false) : "(" + (try terms.map { try compile($0, in: scope) }).joined(separator: " OR ") + ")"
         case .not(let term): return "(NOT \(try compile(term, in: scope)))"
         case .block: throw PredicateError.semantic("a block predicate cannot be used in a SQLite fetch")
         case .comparison(let comparison): return try compile(comparison, in: scope)
@@ -47,9 +47,9 @@ extension SQLCompiler {
                 return try compile(inner, in: scope)
             }
             switch comparison.modifier {
-            case .any: return terms.isEmpty ? "0" : "(" + terms.joined(separator: " OR ") + ")"
-            case .all: return terms.isEmpty ? "1" : "(" + terms.joined(separator: " AND ") + ")"
-            default: return terms.isEmpty ? "1" : "(NOT (" + terms.joined(separator: " OR ") + "))"
+            case .any: return terms.isEmpty ? dialect.literal(false) : "(" + terms.joined(separator: " OR ") + ")"
+            case .all: return terms.isEmpty ? dialect.literal(true) : "(" + terms.joined(separator: " AND ") + ")"
+            default: return terms.isEmpty ? dialect.literal(true) : "(NOT (" + terms.joined(separator: " OR ") + "))"
             }
         }
         let op = comparison.op
@@ -123,7 +123,7 @@ extension SQLCompiler {
             // `x IN (...)` is NULL for a NULL x; `AND x IS NOT NULL` turns that into 0.
             others.insert("(\(value.sql) IN (\(constants.map(\.sql).joined(separator: ", "))) AND \(value.sql) IS NOT NULL)", at: 0)
         }
-        return others.isEmpty ? "0" : "(" + others.joined(separator: " OR ") + ")"
+        return others.isEmpty ? dialect.literal(false) : "(" + others.joined(separator: " OR ") + ")"
     }
 
     /// Two single values; kinds that differ are never equal and never ordered.
@@ -136,23 +136,23 @@ extension SQLCompiler {
         case .equal, .notEqual:
             let positive: String
             if isNullConstant(lhs) && isNullConstant(rhs) {
-                positive = "1"
+                positive = dialect.literal(true)
             } else if isNullConstant(lhs) || isNullConstant(rhs) {
                 positive = "\(isNullConstant(lhs) ? rhs.sql : lhs.sql) IS NULL"
             } else if lhs.kind != rhs.kind || isUnsavedObject(lhs) || isUnsavedObject(rhs) {
-                positive = "0"
+                positive = dialect.literal(false)
             } else if lhs.kind == .string, !foldingOptions(options).isEmpty {
-                positive = "\(folded(lhs, options)) IS \(folded(rhs, options))"
+                positive = dialect.same(folded(lhs, options), folded(rhs, options))
             } else {
-                positive = "\(lhs.sql) IS \(rhs.sql)"
+                positive = dialect.same(lhs.sql, rhs.sql)
             }
             return op == .equal ? positive : "(NOT \(positive))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            guard lhs.kind == rhs.kind, !isNullConstant(lhs) else { return "0" }
-            if case .object = lhs.kind { return "0" }
+            guard lhs.kind == rhs.kind, !isNullConstant(lhs) else { return dialect.literal(false) }
+            if case .object = lhs.kind { return dialect.literal(false) }
             let (left, right) = lhs.kind == .string && !foldingOptions(options).isEmpty
                 ? (folded(lhs, options), folded(rhs, options)) : (lhs.sql, rhs.sql)
-            var terms = ["\(left) \(op.rawValue) \(right)"]
+            var terms = [dialect.order(left, op.rawValue, right, strings: lhs.kind == .string)]
             if lhs.constant == nil { terms.append("\(lhs.sql) IS NOT NULL") }
             if rhs.constant == nil { terms.append("\(rhs.sql) IS NOT NULL") }
             return "(" + terms.joined(separator: " AND ") + ")"
@@ -164,14 +164,14 @@ extension SQLCompiler {
     /// CONTAINS/BEGINSWITH/ENDSWITH/LIKE/MATCHES through the registered function that runs
     /// `StringMatching`, the evaluator's own code; non-strings never match.
     private func stringOperator(_ op: ComparisonOperator, _ options: ComparisonOptions, _ lhs: SQLOperand, _ rhs: SQLOperand) throws -> String {
-        guard lhs.kind == .string, rhs.kind == .string else { return "0" }
+        guard lhs.kind == .string, rhs.kind == .string else { return dialect.literal(false) }
         if op == .matches, case .string(let pattern)? = rhs.constant {
             let diacritics: ComparisonOptions = options.contains(.diacriticInsensitive) ? .diacriticInsensitive : []
             _ = try StringMatching.regularExpression(StringMatching.fold(pattern, diacritics), caseInsensitive: options.contains(.caseInsensitive))
         }
         let code = bind(.integer(Self.stringOperatorCode(op)))
         let flags = bind(.integer(Int64(options.rawValue)))
-        return "COALESCE(NSPRED_STRING(\(code), \(flags), \(lhs.sql), \(rhs.sql)), 0)"
+        return dialect.orFalse("NSPRED_STRING(\(code), \(flags), \(lhs.sql), \(rhs.sql))")
     }
 
     private func foldingOptions(_ options: ComparisonOptions) -> ComparisonOptions {

@@ -1,0 +1,88 @@
+/// The connections of one PostgreSQL store: up to `capacity` open at once, each lent to one
+/// caller at a time. A connection that failed is closed instead of returned, so the next
+/// borrower connects afresh: that is how a store survives a server restart.
+final class PostgreSQLConnectionPool: @unchecked Sendable {
+    private let connector: any PostgreSQLConnector
+    private let endpoint: PostgreSQLEndpoint
+    private let capacity: Int
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var idle: [any PostgreSQLConnection] = []
+    private var open = 0
+    private var closed = false
+
+    init(connector: any PostgreSQLConnector, endpoint: PostgreSQLEndpoint, capacity: Int) {
+        self.connector = connector
+        self.endpoint = endpoint
+        self.capacity = capacity
+    }
+
+    /// Runs `body` on a connection, waiting for one when all are lent.
+    func withConnection<T>(_ body: (PostgreSQLSession) throws -> T) throws -> T {
+        let connection = try borrow()
+        do {
+            let result = try body(PostgreSQLSession(connection: connection))
+            giveBack(connection, healthy: true)
+            return result
+        } catch let failure as PostgreSQLFailure {
+            giveBack(connection, healthy: !failure.isConnectionLoss && connection.isOpen)
+            throw failure
+        } catch {
+            giveBack(connection, healthy: connection.isOpen)
+            throw error
+        }
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        let connections = idle
+        idle = []
+        condition.broadcast()
+        condition.unlock()
+        for connection in connections { connection.close() }
+    }
+
+    private func borrow() throws -> any PostgreSQLConnection {
+        condition.lock()
+        while true {
+            if closed {
+                condition.unlock()
+                throw PostgreSQLFailure.connectionLost("the store was removed from its coordinator")
+            }
+            if let connection = idle.popLast() {
+                condition.unlock()
+                return connection
+            }
+            if open < capacity { break }
+            condition.wait()
+        }
+        open += 1
+        condition.unlock()
+        do {
+            return try connector.connect(to: endpoint)
+        } catch {
+            condition.lock()
+            open -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func giveBack(_ connection: any PostgreSQLConnection, healthy: Bool) {
+        condition.lock()
+        let keep = healthy && !closed
+        if keep { idle.append(connection) } else { open -= 1 }
+        condition.signal()
+        condition.unlock()
+        if !keep { connection.close() }
+    }
+}
+
+extension PostgreSQLFailure {
+    var isConnectionLoss: Bool {
+        if case .connectionLost = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+
+/// A store in one PostgreSQL schema, in Apple's table layout, shared by every process and
+/// machine that opens the same URL (`NSPostgreSQLStoreType`, from `import CoreDataPostgreSQL`).
+///
+/// Reads borrow a pooled connection; a save is one PostgreSQL transaction that locks the rows
+/// it checks (`SELECT … FOR UPDATE`), so optimistic locking holds between machines as it holds
+/// between processes on SQLite. Primary keys come from `Z_PRIMARYKEY` by one atomic
+/// `UPDATE … RETURNING`, so no two writers get the same key.
+final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, @unchecked Sendable {
+    var dialect: SQLDialect { .postgreSQL }
+    private(set) var endpoint: PostgreSQLEndpoint!
+    private var pool: PostgreSQLConnectionPool?
+    /// The thread inside a write and its connection: that thread's reads must see the
+    /// write's uncommitted rows.
+    private let writing = Locked<(thread: pthread_t, session: PostgreSQLSession)?>(nil)
+    private(set) var layouts: [String: SQLTableLayout] = [:]
+    /// By entity number (Z_ENT), as rows name their entity.
+    private var rowDecoders: [Int: SQLRowDecoder] = [:]
+    /// Posts `.NSPersistentStoreRemoteChange` for other processes' commits, if the options ask.
+    private var listener: (any PostgreSQLListener)?
+
+    /// Connections open at once per store.
+    static let poolCapacity = ProcessInfo.processInfo.activeProcessorCount + 2
+
+    deinit { close() }
+
+    func load(model: NSManagedObjectModel) throws {
+        guard let url, let connector = PostgreSQLDriver.connector else {
+            throw CoreDataError.make(NSPersistentStoreInvalidTypeError,
+                "The PostgreSQL store type needs its driver: import CoreDataPostgreSQL and use NSPostgreSQLStoreType")
+        }
+        let endpoint = try PostgreSQLEndpoint(url: url)
+        self.endpoint = endpoint
+        for entity in model.entities where entity.superentity == nil {
+            layouts[entity.name ?? ""] = SQLTableLayout(root: entity, dialect: .postgreSQL)
+        }
+        for entity in model.entities {
+            rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
+        }
+        let pool = PostgreSQLConnectionPool(connector: connector, endpoint: endpoint, capacity: Self.poolCapacity)
+        self.pool = pool
+        let stored = try storeOperation { try pool.withConnection { try prepareSchema($0, model: model) } }
+        guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: stored) else {
+            throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                "The model used to open the store is incompatible with the one used to create the store in schema \(endpoint.schema)",
+                [NSURLErrorKey: url, "metadata": stored])
+        }
+        metadata = stored
+        identifier = stored[NSStoreUUIDKey] as? String
+        if StoreOptions.flag(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options ?? [:]) {
+            listener = try storeOperation { try startListening(connector) }
+        }
+    }
+
+    /// Creates the schema's tables on first open (one creator at a time across machines), and
+    /// returns the stored metadata.
+    private func prepareSchema(_ session: PostgreSQLSession, model: NSManagedObjectModel) throws -> [String: Any] {
+        try session.run("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
+        return try session.transaction {
+            let lock = PostgreSQLSchema.creationLock(endpoint.schema)
+            try session.run(lock.sql, lock.bindings)
+            for statement in PostgreSQLSchema.functionStatements { try session.run(statement) }
+            if try session.scalar(PostgreSQLSchema.existsQuery) != .integer(1) {
+                guard !isReadOnly else {
+                    throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store in schema \(endpoint.schema) to open read-only")
+                }
+                for statement in PostgreSQLSchema.createStatements(model: model, layouts: Array(layouts.values)) { try session.run(statement) }
+                for entity in model.entities {
+                    try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
+                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
+                }
+                var initial = SQLiteStoreMetadata.initial(identifier: UUID().uuidString, model: model)
+                initial[NSStoreTypeKey] = type
+                try session.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2)",
+                                [.text(initial[NSStoreUUIDKey] as! String), .blob(try SQLiteStoreMetadata.propertyList(of: initial))])
+            }
+            if tracksHistory { for statement in PostgreSQLHistorySchema.createStatements { try session.run(statement) } }
+            return try readMetadata(session)
+        }
+    }
+
+    private func readMetadata(_ session: PostgreSQLSession) throws -> [String: Any] {
+        var metadata: [String: Any] = [:]
+        try session.query("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") { row in
+            if case .blob(let bytes) = row.value(at: 1),
+               let list = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any] {
+                metadata = list
+            }
+            metadata[NSStoreUUIDKey] = row.text(at: 0)
+        }
+        return metadata
+    }
+
+    func close() {
+        listener?.stop()
+        listener = nil
+        pool?.close()
+        pool = nil
+    }
+
+    // MARK: Connections
+
+    func layout(for entity: NSEntityDescription) -> SQLTableLayout {
+        layouts[entity.rootEntity.name ?? ""]!
+    }
+
+    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
+        rowDecoders[Int(number)]?.entity ?? fallback
+    }
+
+    /// Runs `body` on the calling thread's write connection, or on a pooled one.
+    func read<T>(_ body: (PostgreSQLSession) throws -> T) throws -> T {
+        let inside = writing.withLock { current in current.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.session : nil } }
+        if let inside { return try body(inside) }
+        return try storeOperation { try connections().withConnection(body) }
+    }
+
+    /// Runs `body` in one transaction under the store's lock (writes of one process queue
+    /// here; writers of other processes meet at the rows they lock).
+    func writeTransaction<T>(_ body: (PostgreSQLSession) throws -> T) throws -> T {
+        if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store in schema \(endpoint.schema) is read-only") }
+        return try locked {
+            if let session = writing.withLock({ $0?.session }) { return try body(session) }
+            return try storeOperation(saving: true) {
+                try connections().withConnection { session in
+                    writing.withLock { $0 = (pthread_self(), session) }
+                    defer { writing.withLock { $0 = nil } }
+                    return try session.transaction { try body(session) }
+                }
+            }
+        }
+    }
+
+    private func connections() throws -> PostgreSQLConnectionPool {
+        guard let pool else { throw CoreDataError.misuse("The PostgreSQL store in schema \(endpoint?.schema ?? "?") is not open") }
+        return pool
+    }
+
+    /// Turns the driver's failures into Cocoa errors: a lost server is 134030 for a save
+    /// (the context keeps its changes) and 134080 otherwise; a refused statement keeps
+    /// PostgreSQL's SQLSTATE in the user info.
+    func storeOperation<T>(saving: Bool = false, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as PostgreSQLFailure {
+            var info: [String: Any] = [NSURLErrorKey: url as Any]
+            let code: Int
+            let message: String
+            switch failure {
+            case .connectionLost(let reason):
+                code = saving ? NSPersistentStoreSaveError : NSPersistentStoreOpenError
+                message = "The PostgreSQL server of schema \(endpoint?.schema ?? "?") could not be reached: \(reason)"
+                info[PostgreSQLErrorKeys.connectionLost] = true
+            case .refused(let state, let reason):
+                if state == "23505" {
+                    code = NSManagedObjectConstraintMergeError
+                    message = "A uniqueness constraint refused the save: \(reason)"
+                } else {
+                    code = saving ? NSPersistentStoreSaveError : NSPersistentStoreOperationError
+                    message = "PostgreSQL refused a statement (SQLSTATE \(state)): \(reason)"
+                }
+                info[PostgreSQLErrorKeys.sqlState] = state
+            }
+            throw CoreDataError.make(code, message, info)
+        }
+    }
+
+    // MARK: Reading
+
+    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
+        let layout = layout(for: fetch.entity)
+        let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
+        return try read { session in
+            var rows: [RowSnapshot] = []
+            try session.query(plan.sql(selecting: layout.selectList), plan.bindings) { rows.append(try decodeRow($0, session)) }
+            return rows
+        }
+    }
+
+    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
+        let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
+        return try read { session in
+            var ids = ObjectIDListBuilder(store: self)
+            try session.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+                ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
+            }
+            return ids.build()
+        }
+    }
+
+    func count(_ fetch: StoreFetch) throws -> Int {
+        var unbounded = fetch
+        unbounded.sortDescriptors = []
+        let plan = try SQLFetchPlan(fetch: unbounded, dialect: .postgreSQL)
+        return try read { session in
+            guard case .integer(let count)? = try session.scalar(plan.countSQL, plan.bindings) else { return 0 }
+            return Int(count)
+        }
+    }
+
+    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
+        let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
+        return try read { session in
+            var result: [NSManagedObjectID: RowSnapshot] = [:]
+            for (rootName, members) in groups {
+                guard let layout = layouts[rootName] else { continue }
+                try session.query(layout.rowsByKeysQuery, [SQLValue.keyArray(members)]) { row in
+                    let snapshot = try decodeRow(row, session)
+                    result[snapshot.objectID] = snapshot
+                }
+            }
+            return result
+        }
+    }
+
+    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
+        guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
+        let sql = SQLiteSchema.membersQuery(of: relationship, dialect: .postgreSQL)
+        return try read { session in
+            var ids: [NSManagedObjectID] = []
+            try session.query(sql, [.integer(sourceKey)]) { row in
+                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
+            }
+            return ids
+        }
+    }
+
+    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
+        // Computed from the saved rows in memory, with the in-memory store's code.
+        let rows = try fetchRows(StoreFetch(entity: request.fetch.entity, includesSubentities: request.fetch.includesSubentities,
+                                            predicate: request.fetch.predicate))
+        let table = InMemoryTable()
+        for row in rows { table.store(row) }
+        return try table.fetchDictionaries(request)
+    }
+
+    private func decodeRow(_ row: SQLValueRow, _ session: PostgreSQLSession) throws -> RowSnapshot {
+        let decoder = rowDecoders[Int(row.int64(at: 1))]!
+        let values = try decoder.values(of: row, destinationEntity: { try destinationEntity($0, primaryKey: $1, session) }, objectID: objectID)
+        return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
+    }
+
+    /// The concrete entity of a to-one destination that has subentities.
+    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64, _ session: PostgreSQLSession) throws -> NSEntityDescription {
+        guard !declared.subentities.isEmpty else { return declared }
+        let value = try session.scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = $1", [.integer(primaryKey)])
+        if case .integer(let number)? = value { return entity(number: number, fallback: declared) }
+        return declared
+    }
+
+    // MARK: Writing
+
+    func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
+        let root = Int64(entity.rootEntity.entityNumber)
+        let last = try read { session in
+            try session.scalar("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + $1 WHERE Z_ENT = $2 RETURNING Z_MAX", [.integer(Int64(count)), .integer(root)])
+        }
+        guard case .integer(let maximum)? = last else { throw CoreDataError.misuse("Z_PRIMARYKEY has no row for entity \(entity.name ?? "")") }
+        return Array((maximum - Int64(count) + 1)...maximum)
+    }
+
+    func apply(_ changes: StoreChanges) throws {
+        guard !changes.isEmpty else { return }
+        try writeTransaction { session in
+            try checkVersions(changes, session)
+            try recordHistory(of: changes, session)
+            for row in changes.inserted { try write(row, statement: layout(for: row.objectID.entity).insertStatement, session) }
+            for (row, _) in changes.updated { try write(row, statement: layout(for: row.objectID.entity).updateStatement, session) }
+            for change in changes.toMany { try writeToMany(change, session) }
+            for (objectID, _) in changes.deleted { try delete(objectID, session) }
+        }
+    }
+
+    /// Optimistic locking: locks the rows the save changes and refuses the whole save if one
+    /// moved on since the context read it.
+    private func checkVersions(_ changes: StoreChanges, _ session: PostgreSQLSession) throws {
+        let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
+        guard !expectations.isEmpty else { return }
+        var stored: [NSManagedObjectID: Int64] = [:]
+        for (rootName, group) in Dictionary(grouping: expectations.map(\.0), by: { $0.entity.rootEntity.name ?? "" }) {
+            let table = layouts[rootName]!.table
+            try session.query("SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN \(SQLDialect.postgreSQL.keyList("$1")) ORDER BY Z_PK FOR UPDATE",
+                              [SQLValue.keyArray(group)]) { row in
+                if let id = group.first(where: { $0.primaryKey == row.int64(at: 0) }) { stored[id] = row.int64(at: 1) }
+            }
+        }
+        let conflicts = expectations.filter { stored[$0.0] != $0.1 }.map(\.0)
+        guard !conflicts.isEmpty else { return }
+        let rows = try rows(for: conflicts)
+        throw StoreVersionConflict(conflicts: conflicts.map { ($0, rows[$0]) })
+    }
+
+    /// An insert (Z_PK, Z_ENT, Z_OPT, columns) or an update (Z_OPT, columns, Z_PK).
+    private func write(_ row: RowSnapshot, statement: String, _ session: PostgreSQLSession) throws {
+        let columns = try layout(for: row.objectID.entity).columnValues(of: row)
+        let key = SQLValue.integer(row.objectID.primaryKey!)
+        let values: [SQLValue] = statement.hasPrefix("INSERT")
+            ? [key, .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)] + columns
+            : [.integer(row.version)] + columns + [key]
+        try session.run(statement, values)
+    }
+
+    private func delete(_ objectID: NSManagedObjectID, _ session: PostgreSQLSession) throws {
+        guard let key = objectID.primaryKey else { return }
+        try session.run(layout(for: objectID.entity).deleteStatement, [.integer(key)])
+        for case let relationship as NSRelationshipDescription in objectID.entity.properties where relationship.isToMany {
+            if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
+                try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = $1", [.integer(key)])
+            }
+        }
+    }
+
+    /// Orders of ordered one-to-many relationships and many-to-many join rows (one-to-many
+    /// membership is the destination rows' foreign keys, written with the rows).
+    private func writeToMany(_ change: ToManyChange, _ session: PostgreSQLSession) throws {
+        guard let sourceKey = change.source.primaryKey else { return }
+        switch SQLiteSchema.storage(of: change.relationship) {
+        case .inverseForeignKey(let table, _, let order?):
+            for (position, member) in change.members.enumerated() {
+                try session.run("UPDATE \(table) SET \(order) = $1 WHERE Z_PK = $2", [.integer(Int64(position + 1)), .integer(member.primaryKey ?? -1)])
+            }
+        case .inverseForeignKey(_, _, nil):
+            return
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
+            guard SQLiteSchema.writesJoinTable(change.relationship) else { return }
+            try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = $1", [.integer(sourceKey)])
+            for (position, member) in change.members.enumerated() {
+                let columns = [sourceColumn, destinationColumn] + (order.map { [$0] } ?? [])
+                let values: [SQLValue] = [.integer(sourceKey), .integer(member.primaryKey ?? -1)] + (order == nil ? [] : [.integer(Int64(position + 1))])
+                try session.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ($1, $2\(order == nil ? "" : ", $3"))", values)
+            }
+        }
+    }
+}
+
+/// User-info keys of the PostgreSQL store's errors.
+public enum PostgreSQLErrorKeys {
+    /// `true` when the server could not be reached; the same call can succeed later.
+    public static let connectionLost = "PostgreSQLConnectionLost"
+    /// The SQLSTATE of a statement the server refused.
+    public static let sqlState = "PostgreSQLSQLState"
+}

@@ -1,0 +1,42 @@
+/// A connection a table store runs statements on: SQLite's, or a borrowed PostgreSQL one.
+protocol SQLSession {
+    associatedtype Row: SQLRow
+    func query(_ sql: String, _ bindings: [SQLValue], row: (Row) throws -> Void) throws
+    @discardableResult
+    func run(_ sql: String, _ bindings: [SQLValue]) throws -> Int
+}
+
+extension SQLiteConnection: SQLSession {}
+extension PostgreSQLSession: SQLSession {}
+
+/// A store that keeps Apple's table layout in a SQL database: the SQLite and PostgreSQL
+/// stores. What is written once for both (batch requests) is written against this.
+protocol SQLTableStore: BuiltInStore {
+    associatedtype Session: SQLSession
+    var dialect: SQLDialect { get }
+    var tracksHistory: Bool { get }
+    func layout(for entity: NSEntityDescription) -> SQLTableLayout
+    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription
+    /// Runs `body` in one write transaction.
+    func writeTransaction<T>(_ body: (Session) throws -> T) throws -> T
+    /// Records one history transaction of `records`, inside the current write.
+    func recordHistory(_ records: [HistoryRecord], origin: TransactionOrigin?, _ session: Session) throws
+}
+
+extension SQLTableStore {
+    /// A save's history records; read before its rows are written, as a delete's tombstone is
+    /// read from the row it removes.
+    func historyRecords(of changes: StoreChanges) throws -> [HistoryRecord] {
+        changes.inserted.map { HistoryRecord(type: .insert, objectID: $0.objectID) }
+            + changes.updated.map { HistoryRecord(type: .update, objectID: $0.row.objectID, properties: changes.updatedProperties[$0.row.objectID]) }
+            + (try deletionRecords(changes.deleted.map(\.objectID)))
+    }
+
+    /// The delete records of `ids`, with the tombstones of entities that preserve values.
+    func deletionRecords(_ ids: [NSManagedObjectID]) throws -> [HistoryRecord] {
+        guard tracksHistory else { return [] }
+        let preserving = ids.filter { id in id.entity.attributesByName.values.contains { $0.preservesValueInHistoryOnDeletion } }
+        let rows = preserving.isEmpty ? [:] : try rows(for: preserving)
+        return try ids.map { HistoryRecord(type: .delete, objectID: $0, tombstone: try HistoryTombstone.preserved(in: rows[$0])) }
+    }
+}
