@@ -66,6 +66,18 @@ let package = Package(
     ]
 )
 
+// The PostgreSQL store's driver (postgres-nio, with SwiftNIO and BoringSSL: minutes of
+// compiling) is a product of its own, so `import CoreData` never builds a network stack.
+// scripts/tsan leaves it out of the sanitizer build, which checks the library's own locking.
+if ProcessInfo.processInfo.environment["PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL"] == nil {
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    package.products.append(.library(name: "CoreDataPostgreSQL", targets: ["CoreDataPostgreSQL"]))
+    package.targets += [
+        .target(name: "CoreDataPostgreSQL", dependencies: ["CoreData", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        .testTarget(name: "CoreDataPostgreSQLTests", dependencies: ["CoreDataPostgreSQL", "StressFixtures"]),
+    ]
+}
+
 // The documentation plugin (`swift package generate-documentation`), only when scripts/docs asks
 // for it: SwiftPM compiles every plugin of the package graph at each clean build (about 10 s
 // here, twice in CI with the sanitizer build), which ordinary builds and tests should not pay.

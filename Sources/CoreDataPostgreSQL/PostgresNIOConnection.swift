@@ -1,0 +1,70 @@
+import NIOCore
+import PostgresNIO
+
+/// One postgres-nio connection behind the store's synchronous interface. Values travel as the
+/// store's `SQLValue`s: bound with their PostgreSQL types (int8, float8, text, bytea; NULL
+/// untyped, so the server infers it) and read back from the binary result format.
+final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
+    private let connection: PostgresConnection
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+    }
+
+    var isOpen: Bool { !connection.isClosed }
+
+    func close() {
+        try? connection.close().wait()
+    }
+
+    func execute(_ sql: String, _ bindings: [SQLValue]) throws -> PostgreSQLResult {
+        var binds = PostgresBindings(capacity: bindings.count)
+        for value in bindings {
+            switch value {
+            case .null: binds.appendNull()
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .text(let text): binds.append(text)
+            case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        do {
+            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresNIOConnector.logger).wait()
+            let rows = try result.rows.map { row in try row.map(Self.value(of:)) }
+            return PostgreSQLResult(rows: rows, affectedRows: result.metadata.rows ?? 0)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// A result column as the value the store expects for its declared type.
+    private static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int8, .int4, .int2: return .integer(try cell.decode(Int64.self))
+        case .float8, .float4: return .real(try cell.decode(Double.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea: return .blob(Array(buffer: try cell.decode(ByteBuffer.self)))
+        case .numeric:
+            // SUM and AVG of integers: whole numbers stay integers, as SQLite returns them.
+            let text = try cell.decode(String.self)
+            if let whole = Int64(text) { return .integer(whole) }
+            return .real(Double(text) ?? 0)
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    /// The store's view of a postgres-nio error: refused by the server (with its SQLSTATE), or
+    /// a connection that is gone.
+    static func failure(_ error: any Error) -> PostgreSQLFailure {
+        if let error = error as? PSQLError {
+            if let state = error.serverInfo?[.sqlState] {
+                // 57P01: the server is shutting down and ends this session.
+                if state.hasPrefix("57P") || state.hasPrefix("08") { return .connectionLost(error.serverInfo?[.message] ?? state) }
+                return .refused(state: state, message: error.serverInfo?[.message] ?? String(reflecting: error))
+            }
+            return .connectionLost(String(describing: error.code))
+        }
+        return .connectionLost(String(describing: error))
+    }
+}
