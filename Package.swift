@@ -72,10 +72,9 @@ let package = Package(
 if ProcessInfo.processInfo.environment["PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL"] == nil {
     package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
     package.products.append(.library(name: "CoreDataPostgreSQL", targets: ["CoreDataPostgreSQL"]))
-    package.targets += [
-        .target(name: "CoreDataPostgreSQL", dependencies: ["CoreData", .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .testTarget(name: "CoreDataPostgreSQLTests", dependencies: ["CoreDataPostgreSQL", "StressFixtures"]),
-    ]
+    package.targets.append(.target(name: "CoreDataPostgreSQL", dependencies: ["CoreData", .product(name: "PostgresNIO", package: "postgres-nio")]))
+    // So do its suites (Tests/CoreDataTests/PostgreSQL) and the examples' `--store postgres://…`.
+    for name in ["CoreDataTests", "ExampleSupport"] { package.targets.first { $0.name == name }!.dependencies.append("CoreDataPostgreSQL") }
 }
 
 // The documentation plugin (`swift package generate-documentation`), only when scripts/docs asks

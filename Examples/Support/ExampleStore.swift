@@ -1,3 +1,6 @@
+#if canImport(CoreDataPostgreSQL)
+import CoreDataPostgreSQL
+#endif
 import CoreData
 import Foundation
 
@@ -10,7 +13,7 @@ public enum ExampleStore {
     public static func open(name: String, options: ExampleOptions, followsOtherProcesses: Bool = false) -> NSPersistentContainer {
         let container = NSPersistentContainer(name: name)
         if let storePath = options.storePath {
-            container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: storePath))]
+            container.persistentStoreDescriptions = [description(forStoreAt: storePath)]
         }
         if followsOtherProcesses, let description = container.persistentStoreDescriptions.first {
             description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
@@ -26,6 +29,18 @@ public enum ExampleStore {
             exit(1)
         }
         return container
+    }
+
+    /// A store file, or a PostgreSQL schema when `place` is a `postgres://` URL.
+    private static func description(forStoreAt place: String) -> NSPersistentStoreDescription {
+        #if canImport(CoreDataPostgreSQL)
+        if place.hasPrefix("postgres://") || place.hasPrefix("postgresql://"), let url = URL(string: place) {
+            let description = NSPersistentStoreDescription(url: url)
+            description.type = NSPostgreSQLStoreType
+            return description
+        }
+        #endif
+        return NSPersistentStoreDescription(url: URL(fileURLWithPath: place))
     }
 
     /// A file shipped in the program's resources, e.g. seed data.

@@ -4,7 +4,7 @@ import CoreData
 import ExampleSupport
 
 let usage = """
-usage: worldcup [--store PATH] [--script FILE]
+usage: worldcup [--store PATH | postgres://user@host:port/db?schema=name] [--script FILE]
 commands:
   tap <team>            a win for the team (it may move up its zone)
   add <team> <zone>     a new team; quote names with spaces: add "Costa Rica" "North America"
@@ -12,7 +12,7 @@ commands:
   import [count]        a background context adds teams; the merge reaches the table
   list                  prints the table again
   quit
-Two worldcups started on one --store file see each other's saves.
+Two worldcups started on one --store file (or PostgreSQL schema) see each other's saves.
 """
 let options = ExampleOptions(usage: usage)
 let container = ExampleStore.open(name: "WorldCup", options: options, followsOtherProcesses: true)

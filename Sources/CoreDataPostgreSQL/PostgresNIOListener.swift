@@ -2,13 +2,16 @@ import Dispatch
 import NIOCore
 import PostgresNIO
 
-/// A `LISTEN` on a connection of its own. When the connection drops it reconnects (every
-/// half second until the server is back) and then reports one empty payload, since commits
-/// made meanwhile were announced to nobody.
+/// A `LISTEN` on a connection of its own. Payloads are handed over on a serial queue of its
+/// own, never on the event loop, since the receiver may query the store (which waits on the
+/// event loop). When the connection drops it reconnects (every half second until the server
+/// is back) and then reports one empty payload, since commits made meanwhile were announced
+/// to nobody.
 final class PostgresNIOListener: PostgreSQLListener, @unchecked Sendable {
     private let endpoint: PostgreSQLEndpoint
     private let channel: String
     private let received: @Sendable (String) -> Void
+    private let delivery = DispatchQueue(label: "CoreDataPostgreSQL.notifications")
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var connection: PostgresConnection?
@@ -31,7 +34,10 @@ final class PostgresNIOListener: PostgreSQLListener, @unchecked Sendable {
     }
 
     private func attach(_ connection: PostgresConnection) throws {
-        connection.addListener(channel: channel) { [received] _, notification in received(notification.payload) }
+        connection.addListener(channel: channel) { [received, delivery] _, notification in
+            let payload = notification.payload
+            delivery.async { received(payload) }
+        }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"), logger: PostgresNIOConnector.logger).wait()
         } catch {
@@ -58,7 +64,7 @@ final class PostgresNIOListener: PostgreSQLListener, @unchecked Sendable {
             guard !stopped else { return }
             do {
                 try attach(try PostgresNIOConnector.open(endpoint))
-                received("")
+                delivery.async { [received] in received("") }
             } catch {
                 reconnectLater()
             }

@@ -1,3 +1,4 @@
+#if canImport(CoreDataPostgreSQL)
 import CoreDataPostgreSQL
 
 /// The World Cup's model in code: teams in qualifying zones, with wins, and players (a to-many
@@ -66,3 +67,4 @@ enum TeamModel {
         return team
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CoreDataPostgreSQL)
 import Foundation
 
 /// The PostgreSQL server the tests use: the one PORTABLE_CORE_DATA_POSTGRES_URL names, or a
@@ -88,9 +89,10 @@ enum PostgreSQLTestServer {
     }
 
     /// scripts/postgres-server of this repository, found from this file's place in it
-    /// (Tests/CoreDataPostgreSQLTests/Support/).
+    /// (Tests/CoreDataTests/PostgreSQL/Support/).
     private static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("scripts/postgres-server")
 
     private static func startThrowaway() throws -> Server {
@@ -145,3 +147,4 @@ enum PostgreSQLTestServer {
         init(_ reason: String) { description = "PostgreSQL test server: " + reason }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CoreDataPostgreSQL)
 import CoreDataPostgreSQL
 import Testing
 
@@ -118,3 +119,4 @@ import Testing
         #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Team")) == 0)
     }
 }
+#endif
