@@ -51,6 +51,14 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
                 throw PostgreSQLFailure.connectionLost("the store was removed from its coordinator")
             }
             if let connection = idle.popLast() {
+                // One the server closed while idle (a restart) is replaced, not used.
+                guard connection.isOpen else {
+                    open -= 1
+                    condition.unlock()
+                    connection.close()
+                    condition.lock()
+                    continue
+                }
                 condition.unlock()
                 return connection
             }

@@ -40,7 +40,7 @@ enum PostgreSQLSchema {
     }
 
     /// The functions compiled predicates call (`SQLDialect.postgreSQL`), with the meaning
-    /// `StringMatching` gives them in memory: folding (case: ICU lower-casing; diacritics:
+    /// `StringMatching` gives them in memory: folding (case: ICU lower-casing, ß as ss; diacritics:
     /// combining marks removed after canonical decomposition), CONTAINS, BEGINSWITH, ENDSWITH,
     /// LIKE with `*` and `?`, MATCHES as a whole-string regular expression, and NSString's
     /// UTF-16 length. Replaced at every open, so a store always has this release's versions.
@@ -50,7 +50,7 @@ enum PostgreSQLSchema {
         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
             SELECT CASE WHEN options & 2 = 0 THEN cased
                 ELSE normalize(regexp_replace(normalize(cased, NFD), '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]', '', 'g'), NFC) END
-            FROM (SELECT CASE WHEN options & 1 = 0 THEN subject ELSE lower(subject COLLATE "und-x-icu") END AS cased) AS folded
+            FROM (SELECT CASE WHEN options & 1 = 0 THEN subject ELSE replace(lower(subject COLLATE "und-x-icu"), 'ß', 'ss') END AS cased) AS folded
         $$
         """#,
         #"""
@@ -84,13 +84,20 @@ enum PostgreSQLSchema {
         DECLARE
             folded_subject TEXT;
             folded_pattern TEXT;
+            case_insensitive BOOLEAN := options & 1 <> 0;
         BEGIN
             IF subject IS NULL OR pattern IS NULL THEN RETURN NULL; END IF;
             IF code = 5 THEN
                 folded_subject := nspred_fold(subject, options & 2);
-                folded_pattern := '^(?:' || nspred_fold(pattern, options & 2) || ')$';
-                IF options & 1 = 0 THEN RETURN folded_subject ~ folded_pattern; END IF;
-                RETURN folded_subject ~* folded_pattern;
+                folded_pattern := nspred_fold(pattern, options & 2);
+                -- ICU's leading (?i); PostgreSQL accepts embedded options only at the very start.
+                IF starts_with(folded_pattern, '(?i)') THEN
+                    case_insensitive := TRUE;
+                    folded_pattern := substr(folded_pattern, 5);
+                END IF;
+                folded_pattern := '^(?:' || folded_pattern || ')$';
+                IF case_insensitive THEN RETURN folded_subject ~* folded_pattern; END IF;
+                RETURN folded_subject ~ folded_pattern;
             END IF;
             folded_subject := nspred_fold(subject, options & 3);
             folded_pattern := nspred_fold(pattern, options & 3);

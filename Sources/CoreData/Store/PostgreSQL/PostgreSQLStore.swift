@@ -171,18 +171,14 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
         let layout = layout(for: fetch.entity)
         let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
-        return try read { session in
-            var rows: [RowSnapshot] = []
-            try session.query(plan.sql(selecting: layout.selectList), plan.bindings) { rows.append(try decodeRow($0, session)) }
-            return rows
-        }
+        return try read { session in try session.rows(plan, selecting: layout.selectList).map { try decodeRow($0, session) } }
     }
 
     func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
         let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
         return try read { session in
             var ids = ObjectIDListBuilder(store: self)
-            try session.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
+            for row in try session.rows(plan, selecting: "t0.Z_PK, t0.Z_ENT") {
                 ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
             }
             return ids.build()

@@ -70,6 +70,8 @@ package enum SQLDialect: Sendable {
     }
 
     /// One ORDER BY term, with NULL before every value in ascending order (as in memory).
+    /// `selector` is given for strings only; on PostgreSQL it is `compare:` (byte order), as
+    /// other selectors are ordered in Swift (`SQLCompiler.SortTerm.ordersInSQL`).
     func orderTerm(_ sql: String, selector: SortSelector?, ascending: Bool) -> String {
         let direction = ascending ? "ASC" : "DESC"
         switch self {
@@ -77,15 +79,8 @@ package enum SQLDialect: Sendable {
             let collation = selector?.collationName.map { " COLLATE \($0)" } ?? ""
             return "\(sql)\(collation) \(direction)"
         case .postgreSQL:
-            let nulls = ascending ? "NULLS FIRST" : "NULLS LAST"
-            let term = switch selector {
-            case nil: sql
-            case .compare?: "\(sql) COLLATE \"C\""
-            case .caseInsensitiveCompare?: "NSPRED_FOLD(\(sql), 1) COLLATE \"C\""
-            case .localizedCompare?, .localizedStandardCompare?: "\(sql) COLLATE \"und-x-icu\""
-            case .localizedCaseInsensitiveCompare?: "lower(\(sql)) COLLATE \"und-x-icu\""
-            }
-            return "\(term) \(direction) \(nulls)"
+            let collation = selector == nil ? "" : " COLLATE \"C\""
+            return "\(sql)\(collation) \(direction) \(ascending ? "NULLS FIRST" : "NULLS LAST")"
         }
     }
 

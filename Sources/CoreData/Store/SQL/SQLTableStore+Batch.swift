@@ -82,6 +82,8 @@ extension SQLTableStore {
         if pointedAt { return nil }
         let layout = layout(for: fetch.entity)
         let plan = try SQLFetchPlan(fetch: fetch, dialect: dialect)
+        // Rows ordered in Swift cannot be paged inside one DELETE.
+        if plan.swiftOrder != nil { return nil }
         return try writeTransaction { connection in
             if plan.coversWholeTable { return try connection.run("DELETE FROM \(layout.table)", []) }
             return try connection.run("DELETE FROM \(layout.table) WHERE Z_PK IN (\(plan.sql(selecting: "t0.Z_PK")))", plan.bindings)
