@@ -11,6 +11,22 @@ protocol HistoryTracking: NSPersistentStore {
     func deleteTransactions(before boundary: HistoryBoundary) throws -> Int
 }
 
+extension HistoryTracking {
+    var tracksHistory: Bool { StoreOptions.flag(NSPersistentHistoryTrackingKey, in: options ?? [:]) }
+    var postsRemoteChanges: Bool { StoreOptions.flag(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options ?? [:]) }
+
+    /// Posts `.NSPersistentStoreRemoteChange` for a commit the store was told of, with the
+    /// history token after it when history is tracked.
+    func postRemoteChange() {
+        guard let coordinator = persistentStoreCoordinator, let identifier else { return }
+        var userInfo: [String: Any] = [NSStoreUUIDKey: identifier]
+        if tracksHistory, let number = try? lastTransactionNumber() {
+            userInfo[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: number])
+        }
+        NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: userInfo)
+    }
+}
+
 /// Where a history request starts or ends within one store.
 enum HistoryBoundary: Equatable {
     /// The whole history.

@@ -1,9 +1,6 @@
 /// Persistent history on PostgreSQL: recorded inside each save's transaction, announced with
 /// `NOTIFY` at commit, and read back for `NSPersistentHistoryChangeRequest`.
 extension PostgreSQLStore {
-    var tracksHistory: Bool { StoreOptions.flag(NSPersistentHistoryTrackingKey, in: options ?? [:]) }
-    var postsRemoteChanges: Bool { StoreOptions.flag(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options ?? [:]) }
-
     /// Records a save's changes (before its rows are written: a delete's tombstone is read
     /// from the row it removes) and announces the commit to every listening process.
     func recordHistory(of changes: StoreChanges, _ session: PostgreSQLSession) throws {
@@ -80,14 +77,5 @@ extension PostgreSQLStore {
     /// Listens for commits to the schema and posts `.NSPersistentStoreRemoteChange` for each.
     func startListening(_ connector: any PostgreSQLConnector) throws -> any PostgreSQLListener {
         try connector.listen(to: endpoint, channel: endpoint.notificationChannel) { [weak self] _ in self?.postRemoteChange() }
-    }
-
-    private func postRemoteChange() {
-        guard let coordinator = persistentStoreCoordinator, let identifier else { return }
-        var userInfo: [String: Any] = [NSStoreUUIDKey: identifier]
-        if tracksHistory, let number = try? lastTransactionNumber() {
-            userInfo[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: number])
-        }
-        NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: userInfo)
     }
 }

@@ -48,7 +48,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         }
         metadata = stored
         identifier = stored[NSStoreUUIDKey] as? String
-        if StoreOptions.flag(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options ?? [:]) {
+        if postsRemoteChanges {
             listener = try storeOperation { try startListening(connector) }
         }
     }
@@ -261,8 +261,8 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         try writeTransaction { session in
             try checkVersions(changes, session)
             try recordHistory(of: changes, session)
-            for row in changes.inserted { try write(row, statement: layout(for: row.objectID.entity).insertStatement, session) }
-            for (row, _) in changes.updated { try write(row, statement: layout(for: row.objectID.entity).updateStatement, session) }
+            for row in changes.inserted { try insert(row, session) }
+            for (row, _) in changes.updated { try update(row, session) }
             for change in changes.toMany { try writeToMany(change, session) }
             for (objectID, _) in changes.deleted { try delete(objectID, session) }
         }
@@ -273,60 +273,20 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     private func checkVersions(_ changes: StoreChanges, _ session: PostgreSQLSession) throws {
         let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
         guard !expectations.isEmpty else { return }
-        var stored: [NSManagedObjectID: Int64] = [:]
-        for (rootName, group) in Dictionary(grouping: expectations.map(\.0), by: { $0.entity.rootEntity.name ?? "" }) {
+        // Versions by table and key; tables lock in name order, rows in key order, so two saves
+        // never wait on each other in a cycle.
+        var stored: [String: [Int64: Int64]] = [:]
+        for (rootName, group) in Dictionary(grouping: expectations.map(\.0), by: { $0.entity.rootEntity.name ?? "" }).sorted(by: { $0.key < $1.key }) {
             let table = layouts[rootName]!.table
-            try session.query("SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN \(SQLDialect.postgreSQL.keyList("$1")) ORDER BY Z_PK FOR UPDATE",
-                              [SQLValue.keyArray(group)]) { row in
-                if let id = group.first(where: { $0.primaryKey == row.int64(at: 0) }) { stored[id] = row.int64(at: 1) }
-            }
+            try session.query("SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN \(dialect.keyList("$1")) ORDER BY Z_PK FOR UPDATE",
+                              [SQLValue.keyArray(group)]) { row in stored[rootName, default: [:]][row.int64(at: 0)] = row.int64(at: 1) }
         }
-        let conflicts = expectations.filter { stored[$0.0] != $0.1 }.map(\.0)
+        let conflicts = expectations.filter { id, expected in
+            stored[id.entity.rootEntity.name ?? ""]?[id.primaryKey ?? -1] != expected
+        }.map(\.0)
         guard !conflicts.isEmpty else { return }
         let rows = try rows(for: conflicts)
         throw StoreVersionConflict(conflicts: conflicts.map { ($0, rows[$0]) })
-    }
-
-    /// An insert (Z_PK, Z_ENT, Z_OPT, columns) or an update (Z_OPT, columns, Z_PK).
-    private func write(_ row: RowSnapshot, statement: String, _ session: PostgreSQLSession) throws {
-        let columns = try layout(for: row.objectID.entity).columnValues(of: row)
-        let key = SQLValue.integer(row.objectID.primaryKey!)
-        let values: [SQLValue] = statement.hasPrefix("INSERT")
-            ? [key, .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)] + columns
-            : [.integer(row.version)] + columns + [key]
-        try session.run(statement, values)
-    }
-
-    private func delete(_ objectID: NSManagedObjectID, _ session: PostgreSQLSession) throws {
-        guard let key = objectID.primaryKey else { return }
-        try session.run(layout(for: objectID.entity).deleteStatement, [.integer(key)])
-        for case let relationship as NSRelationshipDescription in objectID.entity.properties where relationship.isToMany {
-            if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
-                try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = $1", [.integer(key)])
-            }
-        }
-    }
-
-    /// Orders of ordered one-to-many relationships and many-to-many join rows (one-to-many
-    /// membership is the destination rows' foreign keys, written with the rows).
-    private func writeToMany(_ change: ToManyChange, _ session: PostgreSQLSession) throws {
-        guard let sourceKey = change.source.primaryKey else { return }
-        switch SQLiteSchema.storage(of: change.relationship) {
-        case .inverseForeignKey(let table, _, let order?):
-            for (position, member) in change.members.enumerated() {
-                try session.run("UPDATE \(table) SET \(order) = $1 WHERE Z_PK = $2", [.integer(Int64(position + 1)), .integer(member.primaryKey ?? -1)])
-            }
-        case .inverseForeignKey(_, _, nil):
-            return
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-            guard SQLiteSchema.writesJoinTable(change.relationship) else { return }
-            try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = $1", [.integer(sourceKey)])
-            for (position, member) in change.members.enumerated() {
-                let columns = [sourceColumn, destinationColumn] + (order.map { [$0] } ?? [])
-                let values: [SQLValue] = [.integer(sourceKey), .integer(member.primaryKey ?? -1)] + (order == nil ? [] : [.integer(Int64(position + 1))])
-                try session.run("INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ($1, $2\(order == nil ? "" : ", $3"))", values)
-            }
-        }
     }
 }
 

@@ -11,10 +11,9 @@ extension PostgreSQLSession: SQLSession {}
 
 /// A store that keeps Apple's table layout in a SQL database: the SQLite and PostgreSQL
 /// stores. What is written once for both (batch requests) is written against this.
-protocol SQLTableStore: BuiltInStore {
+protocol SQLTableStore: BuiltInStore, HistoryTracking {
     associatedtype Session: SQLSession
     var dialect: SQLDialect { get }
-    var tracksHistory: Bool { get }
     func layout(for entity: NSEntityDescription) -> SQLTableLayout
     func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription
     /// Runs `body` in one write transaction.

@@ -2,8 +2,6 @@
 /// its `ACHANGE` rows inside its own write transaction, so history and data commit or roll
 /// back together.
 extension SQLiteStore {
-    var tracksHistory: Bool { StoreOptions.flag(NSPersistentHistoryTrackingKey, in: options ?? [:]) }
-
     /// Creates the history tables when tracking is on: at a store's creation or at the first
     /// open with tracking of a store made without it.
     func prepareHistoryTables(_ connection: SQLiteConnection) throws {
