@@ -30,14 +30,4 @@ enum PostgreSQLHistorySchema {
     static let lastNumberQuery = """
         SELECT GREATEST(COALESCE((SELECT MAX(Z_PK) FROM ATRANSACTION), 0), COALESCE((SELECT MAX(Z_LAST) FROM Z_HISTORYPURGE), 0))
         """
-
-    /// `SQLiteHistorySchema.condition` with PostgreSQL's placeholders.
-    static func condition(_ boundary: HistoryBoundary, deleting: Bool) -> (sql: String, bindings: [SQLValue]) {
-        let comparison = deleting ? "<" : ">"
-        switch boundary {
-        case .everything: return ("TRUE", [])
-        case .transactionNumber(let number): return ("t.Z_PK \(comparison) $1", [.integer(number)])
-        case .date(let date): return ("t.ZTIMESTAMP \(comparison) $1", [.real(date.timeIntervalSinceReferenceDate)])
-        }
-    }
 }

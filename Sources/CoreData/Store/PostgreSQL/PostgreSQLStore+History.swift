@@ -43,28 +43,20 @@ extension PostgreSQLStore {
     }
 
     func transactions(after boundary: HistoryBoundary) throws -> [NSPersistentHistoryTransaction] {
-        let condition = PostgreSQLHistorySchema.condition(boundary, deleting: false)
+        let condition = SQLiteHistorySchema.condition(boundary, deleting: false, dialect: dialect)
         let reader = HistoryReader(store: self)
         return try read { session in
             if case .transactionNumber(let seen) = boundary, case .integer(let purged)? = try session.scalar("SELECT MAX(Z_LAST) FROM Z_HISTORYPURGE"), seen < purged {
                 throw reader.expired(after: seen, oldestKept: purged + 1)
             }
-            try session.query("""
-                SELECT t.Z_PK, t.ZTIMESTAMP, a.ZNAME, b.ZNAME, c.ZNAME, p.ZNAME FROM ATRANSACTION t \
-                LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHOR LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEID \
-                LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAME LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSID \
-                WHERE \(condition.sql) ORDER BY t.Z_PK
-                """, condition.bindings, row: reader.addTransaction)
-            try session.query("""
-                SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE \
-                WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition.sql)) ORDER BY Z_PK
-                """, condition.bindings, row: reader.addChange)
+            try session.query(SQLiteHistorySchema.transactionsQuery(where: condition.sql), condition.bindings, row: reader.addTransaction)
+            try session.query(SQLiteHistorySchema.changesQuery(where: condition.sql), condition.bindings, row: reader.addChange)
             return reader.transactions
         }
     }
 
     func deleteTransactions(before boundary: HistoryBoundary) throws -> Int {
-        let condition = PostgreSQLHistorySchema.condition(boundary, deleting: true)
+        let condition = SQLiteHistorySchema.condition(boundary, deleting: true, dialect: dialect)
         return try writeTransaction { session in
             let selected = "SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition.sql)"
             try session.run("INSERT INTO Z_HISTORYPURGE (Z_LAST) SELECT MAX(t.Z_PK) FROM ATRANSACTION t WHERE \(condition.sql) HAVING MAX(t.Z_PK) IS NOT NULL",

@@ -30,12 +30,30 @@ enum SQLiteHistorySchema {
 
     /// The transactions a fetch bounded by `boundary` returns, as a condition on `ATRANSACTION`
     /// aliased `t`, with its bindings; `deleting` turns "after" into "before".
-    static func condition(_ boundary: HistoryBoundary, deleting: Bool) -> (sql: String, bindings: [SQLValue]) {
+    static func condition(_ boundary: HistoryBoundary, deleting: Bool, dialect: SQLDialect) -> (sql: String, bindings: [SQLValue]) {
         let comparison = deleting ? "<" : ">"
         switch boundary {
-        case .everything: return ("1", [])
-        case .transactionNumber(let number): return ("t.Z_PK \(comparison) ?", [.integer(number)])
-        case .date(let date): return ("t.ZTIMESTAMP \(comparison) ?", [.real(date.timeIntervalSinceReferenceDate)])
+        case .everything: return (dialect.literal(true), [])
+        case .transactionNumber(let number): return ("t.Z_PK \(comparison) \(dialect.placeholder(1))", [.integer(number)])
+        case .date(let date): return ("t.ZTIMESTAMP \(comparison) \(dialect.placeholder(1))", [.real(date.timeIntervalSinceReferenceDate)])
         }
+    }
+
+    /// A history fetch's transactions, in the columns `HistoryReader.addTransaction` reads.
+    static func transactionsQuery(where condition: String) -> String {
+        """
+        SELECT t.Z_PK, t.ZTIMESTAMP, a.ZNAME, b.ZNAME, c.ZNAME, p.ZNAME FROM ATRANSACTION t \
+        LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHOR LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEID \
+        LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAME LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSID \
+        WHERE \(condition) ORDER BY t.Z_PK
+        """
+    }
+
+    /// The changes of those transactions, in the columns `HistoryReader.addChange` reads.
+    static func changesQuery(where condition: String) -> String {
+        """
+        SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE \
+        WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition)) ORDER BY Z_PK
+        """
     }
 }

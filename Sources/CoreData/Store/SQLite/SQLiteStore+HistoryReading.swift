@@ -10,20 +10,12 @@ extension SQLiteStore: HistoryTracking {
     }
 
     func transactions(after boundary: HistoryBoundary) throws -> [NSPersistentHistoryTransaction] {
-        let condition = SQLiteHistorySchema.condition(boundary, deleting: false)
+        let condition = SQLiteHistorySchema.condition(boundary, deleting: false, dialect: dialect)
         let reader = HistoryReader(store: self)
         return try read { connection in
             if case .transactionNumber(let seen) = boundary { try refuseExpired(after: seen, connection) }
-            try connection.query("""
-                SELECT t.Z_PK, t.ZTIMESTAMP, a.ZNAME, b.ZNAME, c.ZNAME, p.ZNAME FROM ATRANSACTION t \
-                LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHOR LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEID \
-                LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAME LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSID \
-                WHERE \(condition.sql) ORDER BY t.Z_PK
-                """, condition.bindings, row: reader.addTransaction)
-            try connection.query("""
-                SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZCOLUMNS, ZTOMBSTONE0 FROM ACHANGE \
-                WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition.sql)) ORDER BY Z_PK
-                """, condition.bindings, row: reader.addChange)
+            try connection.query(SQLiteHistorySchema.transactionsQuery(where: condition.sql), condition.bindings, row: reader.addTransaction)
+            try connection.query(SQLiteHistorySchema.changesQuery(where: condition.sql), condition.bindings, row: reader.addChange)
             return reader.transactions
         }
     }
@@ -42,7 +34,7 @@ extension SQLiteStore: HistoryTracking {
     }
 
     func deleteTransactions(before boundary: HistoryBoundary) throws -> Int {
-        let condition = SQLiteHistorySchema.condition(boundary, deleting: true)
+        let condition = SQLiteHistorySchema.condition(boundary, deleting: true, dialect: dialect)
         return try writeTransaction { connection in
             let selected = "SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition.sql)"
             _ = try connection.run("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (\(selected))", condition.bindings)
