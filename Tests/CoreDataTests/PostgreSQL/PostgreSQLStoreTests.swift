@@ -1,4 +1,5 @@
 #if canImport(CoreDataPostgreSQL)
+@testable import CoreData
 import CoreDataPostgreSQL
 import Testing
 
@@ -117,6 +118,50 @@ import Testing
         let deleted = try context.execute(delete) as? NSBatchDeleteResult
         #expect(deleted?.result as? Int == 4)
         #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Team")) == 0)
+    }
+
+    @Test func writersOnSeparateCoordinatorsNeverShareAPrimaryKey() throws {
+        let url = try PostgreSQLTestServer.freshStoreURL()
+        _ = try TeamModel.container(url: url)
+        let writers = try (0..<4).map { _ in try TeamModel.container(url: url) }
+        let failures = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: writers.count) { index in
+            let context = writers[index].newBackgroundContext()
+            context.performAndWait {
+                do {
+                    for batch in 0..<5 {
+                        for number in 0..<20 { TeamModel.insertTeam("w\(index)-\(batch)-\(number)", zone: "Z", wins: 0, into: context) }
+                        try context.save()
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let check = try TeamModel.container(url: url)
+        let teams = try check.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team"))
+        #expect(teams.count == 400)
+        #expect(Set(teams.map(\.objectID)).count == 400)
+    }
+
+    @Test func aUniquenessConstraintHoldsBetweenCoordinators() throws {
+        let url = try PostgreSQLTestServer.freshStoreURL()
+        let first = try TeamModel.container(url: url, uniqueNames: true)
+        let second = try TeamModel.container(url: url, uniqueNames: true)
+        TeamModel.insertTeam("Peru", zone: "South America", wins: 1, into: first.viewContext)
+        try first.viewContext.save()
+        TeamModel.insertTeam("Peru", zone: "Elsewhere", wins: 2, into: second.viewContext)
+        var failure: NSError?
+        do {
+            try second.viewContext.save()
+        } catch let error as NSError {
+            failure = error
+        }
+        #expect(failure?.code == NSManagedObjectConstraintMergeError)
+        let check = try TeamModel.container(url: url, uniqueNames: true)
+        let zones = try check.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team")).compactMap { $0.value(forKey: "qualifyingZone") as? String }
+        #expect(zones == ["South America"])
     }
 }
 #endif

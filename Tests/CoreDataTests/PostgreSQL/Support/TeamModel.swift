@@ -4,7 +4,8 @@ import CoreDataPostgreSQL
 /// The World Cup's model in code: teams in qualifying zones, with wins, and players (a to-many
 /// relationship), for the PostgreSQL suites.
 enum TeamModel {
-    static func make() -> NSManagedObjectModel {
+    /// `uniqueNames`: team names carry a uniqueness constraint.
+    static func make(uniqueNames: Bool = false) -> NSManagedObjectModel {
         let team = NSEntityDescription()
         team.name = "Team"
         let player = NSEntityDescription()
@@ -39,6 +40,7 @@ enum TeamModel {
         players.inverseRelationship = teamOfPlayer
         teamOfPlayer.inverseRelationship = players
         team.properties = [name, zone, wins, founded, players]
+        if uniqueNames { team.uniquenessConstraints = [["teamName"]] }
         player.properties = [playerName, teamOfPlayer]
         let model = NSManagedObjectModel()
         model.entities = [team, player]
@@ -46,8 +48,8 @@ enum TeamModel {
     }
 
     /// A container on a fresh schema of the test server, with the options given.
-    static func container(url: URL? = nil, options: [String: Any] = [:]) throws -> NSPersistentContainer {
-        let container = NSPersistentContainer(name: "Teams", managedObjectModel: make())
+    static func container(url: URL? = nil, options: [String: Any] = [:], uniqueNames: Bool = false) throws -> NSPersistentContainer {
+        let container = NSPersistentContainer(name: "Teams", managedObjectModel: make(uniqueNames: uniqueNames))
         let description = NSPersistentStoreDescription(url: try url ?? PostgreSQLTestServer.freshStoreURL())
         description.type = NSPostgreSQLStoreType
         for (key, value) in options { description.setOption(value as? NSObject, forKey: key) }
