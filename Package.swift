@@ -73,8 +73,9 @@ if ProcessInfo.processInfo.environment["PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL"] 
     package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
     package.products.append(.library(name: "CoreDataPostgreSQL", targets: ["CoreDataPostgreSQL"]))
     package.targets.append(.target(name: "CoreDataPostgreSQL", dependencies: ["CoreData", .product(name: "PostgresNIO", package: "postgres-nio")]))
-    // So do its suites (Tests/CoreDataTests/PostgreSQL) and the examples' `--store postgres://…`.
-    for name in ["CoreDataTests", "ExampleSupport"] { package.targets.first { $0.name == name }!.dependencies.append("CoreDataPostgreSQL") }
+    // So do its suites (Tests/CoreDataTests/PostgreSQL), the examples' `--store postgres://…` and
+    // the stress program's, for the tests with several processes on one schema.
+    for name in ["CoreDataTests", "ExampleSupport", "StressFixtures"] { package.targets.first { $0.name == name }!.dependencies.append("CoreDataPostgreSQL") }
 }
 
 // The documentation plugin (`swift package generate-documentation`), only when scripts/docs asks

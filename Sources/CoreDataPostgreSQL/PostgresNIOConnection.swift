@@ -1,3 +1,5 @@
+import Dispatch
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -29,12 +31,30 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
             }
         }
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresNIOConnector.logger).wait()
+            let result = try answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresNIOConnector.logger))
             let rows = try result.rows.map { row in try row.map(Self.value(of:)) }
             return PostgreSQLResult(rows: rows, affectedRows: result.metadata.rows ?? 0)
         } catch {
             throw Self.failure(error)
         }
+    }
+
+    /// Waits for the server's answer on this thread (never an event loop's). postgres-nio can leave
+    /// a query sent as the server ends the session unanswered for ever (seen when the server
+    /// restarts under eight writers), so the wait also ends when the connection closes.
+    private func answer(to query: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+        let settled = DispatchSemaphore(value: 0)
+        let answer = NIOLockedValueBox<Result<PostgresQueryResult, any Error>?>(nil)
+        query.whenComplete { result in
+            answer.withLockedValue { $0 = result }
+            settled.signal()
+        }
+        connection.closeFuture.whenComplete { _ in settled.signal() }
+        settled.wait()
+        guard let result = answer.withLockedValue({ $0 }) else {
+            throw PostgreSQLFailure.connectionLost("the connection closed before the server answered")
+        }
+        return try result.get()
     }
 
     /// A result column as the value the store expects for its declared type.

@@ -1,13 +1,14 @@
 import CoreData
 import StressFixtures
 
-/// `interleave`: one of two writers incrementing shared counters in the same store for a fixed
-/// time, recording each increment it committed.
+/// `interleave`: one of several writers incrementing shared counters in the same store (a SQLite
+/// file, or a PostgreSQL schema) for a fixed time, recording each increment it committed.
 ///
 /// Half of the increments start from a refreshed object, half from whatever the context last
 /// read, so a stale read that would overwrite the other writer's increment must fail with
 /// 133020 (optimistic locking) instead. The report lists, per counter, the values this writer's
-/// successful saves wrote: across both writers they must be exactly 1...final, each once.
+/// successful saves wrote: across all writers they must be exactly 1...final, each once (less any
+/// unconfirmed values, see `InterleaveReport.unconfirmed`).
 struct Interleave {
     static let counterCount = 6
 
@@ -15,31 +16,17 @@ struct Interleave {
     let seconds: Double
     let writer: Int
     let reportPath: String
-    /// A file the other writer creates when it stops writing; once it exists, this writer
+    /// Files the other writers create when they stop writing; once they all exist, this writer
     /// refreshes every counter and reports what it sees (which must be the final values).
-    let peerDonePath: String?
+    let peerDonePaths: [String]
     /// The merge policy, to show the check catching lost updates (`overwrite`); `error` otherwise.
     let mergePolicy: String
-
-    struct Report: Codable {
-        var writer: Int
-        var saves = 0
-        var conflicts = 0
-        /// Errors other than 133020, e.g. SQLITE_BUSY escaping the busy timeout.
-        var otherErrors: [String] = []
-        /// Reads after a refresh that showed less than this writer had already committed.
-        var staleReadsAfterRefresh = 0
-        /// Counter name → values this writer's successful saves wrote.
-        var committed: [String: [Int64]] = [:]
-        /// Counter name → value this writer read after both writers stopped.
-        var finalView: [String: Int64] = [:]
-    }
 
     func run() throws {
         let container = try StressModel.container(path: storePath)
         let context = container.newBackgroundContext()
         if mergePolicy == "overwrite" { context.mergePolicy = NSOverwriteMergePolicy }
-        var report = Report(writer: writer)
+        var report = InterleaveReport(writer: writer)
         let deadline = Date().addingTimeInterval(seconds)
         try context.performAndWait {
             let counters = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
@@ -55,7 +42,10 @@ struct Interleave {
                     let counter = counters[index]
                     if Bool.random() {
                         context.refresh(counter, mergeChanges: false)
-                        if counter.int64("value") < lastCommitted[index] { report.staleReadsAfterRefresh += 1 }
+                        // A refresh while the server is away reads nothing (and the save fails).
+                        if let value = counter.value(forKey: "value") as? NSNumber, value.int64Value < lastCommitted[index] {
+                            report.staleReadsAfterRefresh += 1
+                        }
                     }
                     let value = counter.int64("value") + 1
                     counter.setValue(value, forKey: "value")
@@ -65,12 +55,17 @@ struct Interleave {
                 do {
                     try context.save()
                     report.saves += 1
+                    if report.unreachableSaves > 0 { report.savesAfterUnreachable += 1 }
                     for (index, value) in written {
-                        report.committed[counters[index].value(forKey: "name") as? String ?? "", default: []].append(value)
+                        report.committed[counters[index].string("name") ?? "", default: []].append(value)
                         lastCommitted[index] = value
                     }
                 } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSManagedObjectMergeError {
                     report.conflicts += 1
+                    context.rollback()
+                } catch let error as NSError where error.userInfo[PostgreSQLErrorKeys.connectionLost] as? Bool == true {
+                    report.unreachableSaves += 1
+                    for (index, value) in written { report.unconfirmed[counters[index].string("name") ?? "", default: []].append(value) }
                     context.rollback()
                 } catch {
                     report.otherErrors.append(String(describing: error))
@@ -78,8 +73,8 @@ struct Interleave {
                 }
             }
             try Data().write(to: URL(fileURLWithPath: reportPath + ".done"))
-            if let peerDonePath {
-                _ = waitForFile(peerDonePath, timeout: 60)
+            if !peerDonePaths.isEmpty {
+                for path in peerDonePaths { _ = waitForFile(path, timeout: 60) }
                 for counter in counters {
                     context.refresh(counter, mergeChanges: false)
                     report.finalView[counter.value(forKey: "name") as? String ?? ""] = counter.int64("value")

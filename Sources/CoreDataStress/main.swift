@@ -5,7 +5,7 @@ import StressFixtures
 // at any moment, run two of them on one store, or limit its file sizes. See RELIABILITY.md.
 //
 //   CoreDataStress save-batches --store PATH --batch-size N --log PATH [--limit BATCHES]
-//   CoreDataStress interleave --store PATH --seconds S --writer N --report PATH [--peer-done PATH]
+//   CoreDataStress interleave --store PATH|URL --seconds S --writer N --report PATH [--peer-done PATH,PATH…]
 //                             [--merge-policy error|overwrite]
 //   CoreDataStress disk-full --store PATH --report PATH [--objects N] [--payload-bytes B]
 //   CoreDataStress touch-off-queue --store PATH       (for CORE_DATA_CONCURRENCY_DEBUG)
@@ -14,6 +14,9 @@ import StressFixtures
 //   CoreDataStress migrate --store PATH               (opens the store with the next model version)
 //   CoreDataStress history-writer --store PATH --saves N --log PATH [--interval-ms M]
 //                             (saves with persistent history, for the two-process history test)
+//   CoreDataStress live-replica --store PATH|URL --replica N --replicas COUNT --saves N --signal-folder PATH
+//                             --commit-log PATH --report PATH [--interval-ms M]
+//                             (saves and watches the others' saves, for the PostgreSQL multi-process test)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -62,7 +65,7 @@ do {
     case "interleave":
         try Interleave(storePath: arguments.string("store"), seconds: arguments.double("seconds"),
                        writer: arguments.int("writer"), reportPath: arguments.string("report"),
-                       peerDonePath: try? arguments.string("peer-done"),
+                       peerDonePaths: ((try? arguments.string("peer-done")) ?? "").split(separator: ",").map(String.init),
                        mergePolicy: (try? arguments.string("merge-policy")) ?? "error").run()
     case "disk-full":
         try DiskFull(storePath: arguments.string("store"), reportPath: arguments.string("report"),
@@ -79,8 +82,13 @@ do {
     case "history-writer":
         try HistoryWriter(storePath: arguments.string("store"), saves: arguments.int("saves"),
                           intervalMilliseconds: arguments.int("interval-ms", default: 10), logPath: arguments.string("log")).run()
+    case "live-replica":
+        try LiveReplica(store: arguments.string("store"), replica: arguments.int("replica"), replicas: arguments.int("replicas"),
+                        saves: arguments.int("saves"), intervalMilliseconds: arguments.int("interval-ms", default: 10),
+                        signalFolder: arguments.string("signal-folder"), commitLogPath: arguments.string("commit-log"),
+                        reportPath: arguments.string("report")).run()
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate or history-writer")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate, history-writer or live-replica")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -1,4 +1,7 @@
 import CoreData
+#if canImport(CoreDataPostgreSQL)
+import CoreDataPostgreSQL
+#endif
 
 /// The model every stress command uses, and what the reliability tests need to read the stores
 /// those commands write: one library, so the program and the tests cannot drift apart.
@@ -32,11 +35,16 @@ public enum StressModel {
     public static let batchCounterNames = ["batches-a", "batches-b", "batches-c"]
     public static let touchCounterName = "touches"
 
-    /// A loaded container on the SQLite file at `path`, or the load error.
+    /// A loaded container on the SQLite file at `path` (or the PostgreSQL schema, when `path` is a
+    /// `postgres://` URL), or the load error.
     /// `options` go to the store description (persistent history tracking, for one).
     public static func container(path: String, model: NSManagedObjectModel = make(), options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Stress", managedObjectModel: model)
-        let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: path))
+        let serverURL = path.hasPrefix("postgres://") ? URL(string: path) : nil
+        let description = NSPersistentStoreDescription(url: serverURL ?? URL(fileURLWithPath: path))
+        #if canImport(CoreDataPostgreSQL)
+        if serverURL != nil { description.type = NSPostgreSQLStoreType }
+        #endif
         for (key, value) in options { description.setOption(value, forKey: key) }
         container.persistentStoreDescriptions = [description]
         var loadError: Error?

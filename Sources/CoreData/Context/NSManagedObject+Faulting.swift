@@ -23,6 +23,7 @@ extension NSManagedObject {
         }
         values = newValues
         faultFlag = false
+        unreadRowError = nil
     }
 
     /// Applies `row` underneath the object's unsaved changes, which stay as they were: a
@@ -53,6 +54,7 @@ extension NSManagedObject {
         values.removeAll()
         changedKeys = []
         faultFlag = true
+        unreadRowError = nil
         didTurnIntoFault()
     }
 

@@ -49,6 +49,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         _modify { yield &ensureBookkeeping().deferredErrors }
     }
 
+    var unreadRowError: NSError? {
+        get { bookkeeping?.unreadRowError }
+        set { if newValue != nil || bookkeeping != nil { ensureBookkeeping().unreadRowError = newValue } }
+    }
+
     /// When the object was inserted, relative to its context's other inserts: the first of
     /// several duplicates under a uniqueness constraint is the one that survives.
     var insertionSerial: UInt64 {

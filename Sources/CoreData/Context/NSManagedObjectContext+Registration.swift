@@ -158,17 +158,24 @@ extension NSManagedObjectContext {
         let objectID = object.objectID
         if let batch = object.fetchBatch { batch.load(in: self) }
         var row = rowCache.removeValue(forKey: objectID)
-        if row == nil { row = try? upstreamRows(for: [objectID])[objectID] }
+        var unread: NSError?
+        if row == nil {
+            do { row = try upstreamRows(for: [objectID])[objectID] } catch { unread = error as NSError }
+        }
         if let row {
             object.apply(row, in: self)
             awaken(fetched: object)
             return
         }
-        // The row is gone (deleted elsewhere). Apple either deletes the object or raises;
-        // we never raise: the object reads as empty and a save that involves it throws.
+        // No row: it was deleted elsewhere, or the store did not answer (a lost server, say).
+        // Apple raises (or deletes the object); we never raise: the object reads as empty until
+        // refreshed, and a save that involves it throws (the store's own error if it did not
+        // answer, which says nothing of the row).
         object.faultFlag = false
         object.values.removeAll()
-        if !shouldDeleteInaccessibleFaults {
+        if let unread {
+            object.unreadRowError = unread
+        } else if !shouldDeleteInaccessibleFaults {
             object.deferredErrors.append(CoreDataError.make(NSManagedObjectReferentialIntegrityError,
                 "The object \(objectID.uriRepresentation().absoluteString) was deleted from the store",
                 [NSAffectedObjectsErrorKey: [object]]))

@@ -4,6 +4,10 @@
 final class ObjectBookkeeping {
     var eventChangedKeys: Set<String> = []
     var deferredErrors: [NSError] = []
+    /// Why the store could not give the row when the object last fired as a fault (its server
+    /// unreachable, say). Until the object is refreshed it holds no values, and a save that
+    /// includes it fails with this error rather than write what it never read.
+    var unreadRowError: NSError?
     var insertionSerial: UInt64 = 0
     var keyRecorder: KeyRecorder?
     /// Properties set through `setPrimitiveValue(_:forKey:)` whose `didChangeValue(forKey:)`

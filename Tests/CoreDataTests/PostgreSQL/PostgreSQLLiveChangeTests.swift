@@ -83,6 +83,35 @@ extension PostgreSQLSuites {
             let names = try check.viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team")).compactMap { $0.value(forKey: "teamName") as? String }
             #expect(names.sorted() == ["Chile", "Peru"])
         }
+
+        /// A fault fired while the server is away is not a deleted row: the object reads as empty,
+        /// a save that includes it fails with the lost connection (not a validation or
+        /// referential-integrity error), and once refreshed it reads its row again.
+        @Test func aFaultFiredWhileTheServerIsDownIsReadAgainOnceRefreshed() throws {
+            let url = try PostgreSQLTestServer.freshStoreURL()
+            let context = try TeamModel.container(url: url).viewContext
+            let team = TeamModel.insertTeam("Peru", zone: "South America", wins: 1, into: context)
+            try context.save()
+            context.refresh(team, mergeChanges: false)
+            try PostgreSQLTestServer.stop()
+            let readWhileDown = team.value(forKey: "teamName")
+            team.setValue(Int64(2), forKey: "wins")
+            var failure: NSError?
+            do {
+                try context.save()
+            } catch let error as NSError {
+                failure = error
+            }
+            try PostgreSQLTestServer.start()
+            #expect(readWhileDown == nil)
+            #expect(failure?.userInfo[PostgreSQLErrorKeys.connectionLost] as? Bool == true, "\(String(describing: failure))")
+            context.rollback()
+            #expect(team.value(forKey: "teamName") as? String == "Peru")
+            team.setValue(Int64(2), forKey: "wins")
+            try context.save()
+            let check = try TeamModel.container(url: url).viewContext
+            #expect(try check.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team")).map { ($0.value(forKey: "wins") as? NSNumber)?.int64Value } == [2])
+        }
     }
 }
 #endif
