@@ -34,3 +34,17 @@ let package = Package(
         ),
     ]
 )
+
+// The PostgreSQL cases (`--postgres URL`) compare the root package's CoreDataPostgreSQL store with
+// postgres-nio used by hand. They cost minutes of compiling (SwiftNIO, BoringSSL), so the root
+// package's switch leaves them out here too:
+// `PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL=1 swift build -c release --package-path Benchmarks`.
+if ProcessInfo.processInfo.environment["PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL"] == nil {
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"))
+    let bench = package.targets.first { $0.name == "bench" }!
+    bench.dependencies += [
+        .product(name: "CoreDataPostgreSQL", package: rootPackage),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+    ]
+    bench.swiftSettings = [.define("POSTGRESQL_CASES")]
+}

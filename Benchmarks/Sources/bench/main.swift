@@ -4,12 +4,16 @@ import Foundation
 
 /// The cases in the order they run; `--cases` picks among their ids.
 func allCases(_ options: Options) -> [BenchmarkCase] {
-    [
+    var cases: [BenchmarkCase] = [
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
         .batchUpdate, .batchDelete, .controllerFetch, .controllerCache, .controllerChange, .controllerMerge,
         .predicateEvaluation, .linkToMany, .parallelRead, .memory(options), .migration(options),
         .historyInsert, .remoteChange,
     ]
+    #if POSTGRESQL_CASES
+    cases += [.postgresInsert, .postgresFetchObjects, .postgresCount, .postgresBatchUpdate]
+    #endif
+    return cases
 }
 
 func run(_ options: Options) throws {
@@ -21,20 +25,27 @@ func run(_ options: Options) throws {
     let selected = try options.cases.map { ids in
         try ids.map { id in
             guard let match = cases.first(where: { $0.id == id }) else {
-                throw UsageError("unknown case '\(id)'; known: \(cases.map(\.id).joined(separator: ", "))")
+                let omitted = id.hasPrefix("pg-") ? " (the PostgreSQL cases are left out of builds with PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL)" : ""
+                throw UsageError("unknown case '\(id)'\(omitted); known: \(cases.map(\.id).joined(separator: ", "))")
             }
             return match
         }
-    } ?? cases
+    } ?? cases.filter { !$0.needsPostgreSQL || options.postgresURL != nil }
+    if options.postgresURL == nil, let needing = selected.first(where: \.needsPostgreSQL) {
+        throw UsageError("\(needing.id) runs on a PostgreSQL server: give its URL with --postgres postgres://user@host:port/database or \(Options.postgresVariable) (scripts/postgres-server start prints one)")
+    }
 
     let command = (["swift run -c release --package-path Benchmarks bench"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
-    var report = Report(
-        command: command,
-        machine: .current(sqliteVersion: String(cString: sqlite3_libversion())),
-        settings: [
-            "journal_mode": "WAL", "synchronous": "NORMAL", "rows": "\(options.rows)",
-            "repetitions": "\(options.repetitions)", "warm-ups": "\(options.warmups)", "memory rows": "\(options.memoryRows)",
-        ])
+    var settings = [
+        "journal_mode": "WAL", "synchronous": "NORMAL", "rows": "\(options.rows)",
+        "repetitions": "\(options.repetitions)", "warm-ups": "\(options.warmups)", "memory rows": "\(options.memoryRows)",
+    ]
+    #if POSTGRESQL_CASES
+    let postgres = try options.postgresURL.flatMap { url in try selected.contains(where: \.needsPostgreSQL) ? PostgresServer(url: url) : nil }
+    defer { postgres?.close() }
+    if let postgres { settings["PostgreSQL"] = postgres.version }
+    #endif
+    var report = Report(command: command, machine: .current(sqliteVersion: String(cString: sqlite3_libversion())), settings: settings)
     print(TableFormat.header(report))
 
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("pcd-bench-\(ProcessInfo.processInfo.processIdentifier)")
@@ -45,7 +56,11 @@ func run(_ options: Options) throws {
     for benchmark in selected {
         let directory = root.appendingPathComponent(benchmark.id)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #if POSTGRESQL_CASES
+        let environment = CaseEnvironment(options: options, directory: directory, data: data, postgres: postgres)
+        #else
         let environment = CaseEnvironment(options: options, directory: directory, data: data)
+        #endif
         let started = Stopwatch.nanoseconds()
         var results: [(Variant, Summary)] = []
         var notes: [String] = []
@@ -70,6 +85,9 @@ func run(_ options: Options) throws {
         report.cases.append(result)
         print(TableFormat.caseTable(result))
         if !options.keepFiles { try? FileManager.default.removeItem(at: directory) }
+        #if POSTGRESQL_CASES
+        if !options.keepFiles { postgres?.dropSchemas() }
+        #endif
     }
     print(TableFormat.summary(report))
 

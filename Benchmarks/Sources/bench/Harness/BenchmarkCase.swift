@@ -6,9 +6,14 @@ enum Role: String, Codable {
     case grdbRecords = "GRDB records"
     case grdbRows = "GRDB rows"
     case floor = "C sqlite3"
-    /// Another way of doing the work with our library, used as a baseline (a plain fetch, a
-    /// refetch and diff).
+    /// The floor of the PostgreSQL cases: postgres-nio used by hand.
+    case postgresNIO = "postgres-nio"
+    /// Another way of doing the work, used as a baseline (with our library: a plain fetch, a
+    /// refetch and diff; without it: postgres-nio's one-statement bulk insert).
     case reference = "reference"
+
+    /// What "x floor" divides by: the least work the same result can cost through that database's client.
+    var isFloor: Bool { self == .floor || self == .postgresNIO }
 }
 
 /// What a variant's samples count.
@@ -52,6 +57,8 @@ struct BenchmarkCase {
     /// One sentence for BENCHMARKS.md.
     let explanation: String
     var targets: [Target] = []
+    /// Runs on the PostgreSQL server of `--postgres`: never by default without one.
+    var needsPostgreSQL = false
     /// Remarks drawn from the results (a feature missing from this build, say).
     var notes: ([(Variant, Summary)]) -> [String] = { _ in [] }
     /// Builds the variants; called once, with a fresh folder for the case's files.
@@ -63,6 +70,10 @@ struct CaseEnvironment {
     let options: Options
     let directory: URL
     let data: TeamData
+    #if POSTGRESQL_CASES
+    /// The server of the pg-* cases; nil when the run was given no URL.
+    var postgres: PostgresServer?
+    #endif
 
     var rows: Int { options.rows }
 

@@ -11,6 +11,9 @@ struct Options {
     var memoryRows = 1_000_000
     var keepFiles = false
     var list = false
+    /// The server of the pg-* cases, `postgres://user@host:port/database`; also read from the
+    /// environment, as the library's PostgreSQL tests read it. Without one those cases do not run.
+    var postgresURL = ProcessInfo.processInfo.environment[Options.postgresVariable].flatMap { $0.isEmpty ? nil : $0 }
     /// Internal: the memory case measures each fetch in a child process of its own.
     var memoryChild: [String]?
     /// Internal: the remote-change case's other process.
@@ -25,8 +28,15 @@ struct Options {
           --json PATH         also write the results as JSON to PATH
           --memory-rows N     rows in the memory case's store (default 1000000)
           --keep-files        leave the temporary stores in place
+          --postgres URL      also run the PostgreSQL cases (pg-insert, pg-fetch-objects, pg-count,
+                              pg-batch-update) on this server, postgres://user@host:port/database,
+                              each store in a new schema dropped afterwards; without it (or
+                              \(postgresVariable)) they do not run. They need a build without
+                              PORTABLE_CORE_DATA_WITHOUT_POSTGRESQL.
           --list              list the cases and exit
         """
+
+    static let postgresVariable = "PORTABLE_CORE_DATA_POSTGRES_URL"
 
     static func parse(_ arguments: [String]) throws -> Options {
         var options = Options()
@@ -49,6 +59,7 @@ struct Options {
             case "--json": options.jsonPath = try value(argument)
             case "--memory-rows": options.memoryRows = max(1, try count(argument))
             case "--keep-files": options.keepFiles = true
+            case "--postgres": options.postgresURL = try value(argument)
             case "--list": options.list = true
             case "--memory-child": options.memoryChild = Array(remaining); remaining = []
             case "--history-writer": options.historyWriter = Array(remaining); remaining = []

@@ -41,7 +41,7 @@ struct Report: Codable {
 extension Report.CaseResult {
     init(_ benchmark: BenchmarkCase, results: [(Variant, Summary)], seconds: Double, notes: [String]) {
         func median(_ label: String) -> Double? { results.first { $0.0.label == label }?.1.median }
-        let floor = results.first { $0.0.role == .floor }?.1.median
+        let floor = results.first { $0.0.role.isFloor }?.1.median
         let grdb = results.first { $0.0.role == .grdbRecords }?.1.median
         variants = results.map { variant, summary in
             let timed = variant.unit == .milliseconds

@@ -26,10 +26,13 @@ enum CoreDataStack {
         [NSPersistentHistoryTrackingKey: true as NSNumber, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true as NSNumber]
     }
 
-    /// A loaded container whose only store is the SQLite file at `url` (created if missing).
-    static func container(at url: URL, model: NSManagedObjectModel = model, options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
+    /// A loaded container whose only store is at `url` (created if missing): a SQLite file, or
+    /// a PostgreSQL schema with `type` `NSPostgreSQLStoreType`.
+    static func container(at url: URL, type: String = NSSQLiteStoreType, model: NSManagedObjectModel = model,
+                          options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
         let container = NSPersistentContainer(name: "Bench", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: url)
+        description.type = type
         for (key, value) in options { description.setOption(value, forKey: key) }
         container.persistentStoreDescriptions = [description]
         var loadError: (any Error)?
