@@ -15,13 +15,12 @@ final class TemporaryDirectory {
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }
 }
 
-/// A container on a SQLite file (or in memory), loaded, failing the test on load errors.
+/// A container on a SQLite file (or in memory, or `StoreUnderTest`'s PostgreSQL schema), loaded,
+/// failing the test on load errors.
 func makeContainer(_ name: String = "Test", model: NSManagedObjectModel, storeURL: URL?, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
     DictionaryStore.registered
     let container = NSPersistentContainer(name: name, managedObjectModel: model)
-    let description = storeURL.map(NSPersistentStoreDescription.init(url:)) ?? NSPersistentStoreDescription()
-    description.type = type
-    container.persistentStoreDescriptions = [description]
+    container.persistentStoreDescriptions = [try StoreUnderTest.description(url: storeURL, type: type)]
     var loadError: Error?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }

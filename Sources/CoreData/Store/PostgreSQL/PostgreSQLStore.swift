@@ -223,12 +223,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     }
 
     func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
-        // Computed from the saved rows in memory, with the in-memory store's code.
-        let rows = try fetchRows(StoreFetch(entity: request.fetch.entity, includesSubentities: request.fetch.includesSubentities,
-                                            predicate: request.fetch.predicate))
-        let table = InMemoryTable()
-        for row in rows { table.store(row) }
-        return try table.fetchDictionaries(request)
+        try read { try dictionaries(request, $0) }
     }
 
     private func decodeRow(_ row: SQLValueRow, _ session: PostgreSQLSession) throws -> RowSnapshot {

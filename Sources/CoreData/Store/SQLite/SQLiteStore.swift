@@ -308,6 +308,10 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
         }
     }
 
+    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
+        try read { try dictionaries(request, $0) }
+    }
+
     func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
         let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
         return try read { connection in

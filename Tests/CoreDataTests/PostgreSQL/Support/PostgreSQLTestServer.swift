@@ -17,8 +17,12 @@ enum PostgreSQLTestServer {
     /// A store URL for a fresh, never-used schema in that database: databaseURL +
     /// "?schema=t_<random lowercase hex>".
     static func freshStoreURL() throws -> URL {
+        try storeURL(schema: "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+    }
+
+    /// A store URL for `schema` in that database.
+    static func storeURL(schema: String) throws -> URL {
         let database = try databaseURL()
-        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let separator = database.contains("?") ? "&" : "?"
         guard let url = URL(string: database + separator + "schema=" + schema) else {
             throw Failure("\(database) is not a URL")

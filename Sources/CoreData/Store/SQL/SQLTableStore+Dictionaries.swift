@@ -1,22 +1,20 @@
 /// Dictionary fetches in SQL: fetched key paths (joined through to-one relationships),
 /// aggregates, GROUP BY, HAVING, DISTINCT, ORDER BY and LIMIT in one statement, so only the
-/// result rows leave SQLite. `median:`, `mode:` and `stddev:` have no SQL form: for those the
-/// statement selects each row's values and `DictionaryAggregation` groups them in Swift.
-extension SQLiteStore {
-    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
-        try read { connection in
-            request.needsSwiftAggregation
-                ? try aggregateInSwift(request, connection)
-                : try aggregateInSQL(request, connection)
-        }
+/// result rows leave the database; written once for SQLite and PostgreSQL. `median:`, `mode:`
+/// and `stddev:` have no SQL form: for those the statement selects each row's values and
+/// `DictionaryAggregation` groups them in Swift.
+extension SQLTableStore {
+    /// The request's dictionaries, read on `session`.
+    func dictionaries(_ request: DictionaryFetch, _ session: Session) throws -> [NSDictionary] {
+        request.needsSwiftAggregation ? try aggregateInSwift(request, session) : try aggregateInSQL(request, session)
     }
 
-    private func aggregateInSQL(_ request: DictionaryFetch, _ connection: SQLiteConnection) throws -> [NSDictionary] {
+    private func aggregateInSQL(_ request: DictionaryFetch, _ session: Session) throws -> [NSDictionary] {
         let fetch = request.fetch
-        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities)
+        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities, dialect: dialect)
         let columns = ResultColumnCompiler(compiler: compiler, request: request)
         var selected: [String] = []
-        var readers: [(String, (SQLiteRow, inout Int32) -> Any?)] = []
+        var readers: [(String, (Session.Row, inout Int32) -> Any?)] = []
         for column in request.columns {
             let operand = try columns.operand(column.expression)
             readers.append((column.name, reader(for: column, operand: operand, selecting: &selected)))
@@ -32,10 +30,10 @@ extension SQLiteStore {
         if let having { sql += " HAVING " + having }
         if !order.isEmpty { sql += " ORDER BY " + order }
         if fetch.limit > 0 || fetch.offset > 0 {
-            sql += " LIMIT \(compiler.bind(.integer(fetch.limit > 0 ? Int64(fetch.limit) : -1))) OFFSET \(compiler.bind(.integer(Int64(fetch.offset))))"
+            sql += " LIMIT \(compiler.bind(fetch.limit > 0 ? .integer(Int64(fetch.limit)) : dialect.noLimit)) OFFSET \(compiler.bind(.integer(Int64(fetch.offset))))"
         }
         var results: [NSDictionary] = []
-        try connection.query(sql, compiler.bindings) { row in
+        try session.query(sql, compiler.bindings) { row in
             var entry: [String: Any] = [:]
             var index: Int32 = 0
             for (name, read) in readers { entry[name] = read(row, &index) }
@@ -46,7 +44,7 @@ extension SQLiteStore {
 
     /// Adds the SQL a column needs to `selected` and returns how to read its value: object IDs
     /// need the row's entity too when the destination has subentities.
-    private func reader(for column: DictionaryFetch.Column, operand: SQLOperand, selecting selected: inout [String]) -> (SQLiteRow, inout Int32) -> Any? {
+    private func reader(for column: DictionaryFetch.Column, operand: SQLOperand, selecting selected: inout [String]) -> (Session.Row, inout Int32) -> Any? {
         selected.append(operand.sql)
         guard column.resultType == .objectIDAttributeType, let declared = column.objectEntity else {
             return { row, index in
@@ -56,7 +54,7 @@ extension SQLiteStore {
         }
         let readsEntity = !declared.subentities.isEmpty
         if readsEntity { selected.append("(SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = \(operand.sql))") }
-        return { [unowned self] row, index in
+        return { row, index in
             defer { index += readsEntity ? 2 : 1 }
             guard !row.isNull(at: index) else { return nil }
             let entity = readsEntity ? self.entity(number: row.int64(at: index + 1), fallback: declared) : declared
@@ -66,9 +64,9 @@ extension SQLiteStore {
 
     /// Reads each row's values for every per-row expression the request needs (aggregate
     /// arguments, grouped and plain columns) and lets Swift group and aggregate them.
-    private func aggregateInSwift(_ request: DictionaryFetch, _ connection: SQLiteConnection) throws -> [NSDictionary] {
+    private func aggregateInSwift(_ request: DictionaryFetch, _ session: Session) throws -> [NSDictionary] {
         let fetch = request.fetch
-        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities)
+        let compiler = SQLCompiler(entity: fetch.entity, includesSubentities: fetch.includesSubentities, dialect: dialect)
         let columns = ResultColumnCompiler(compiler: compiler, request: request)
         var leaves: [ExpressionNode] = []
         for node in request.columns.map(\.expression) + request.groupBy.map(\.expression) {
@@ -76,7 +74,7 @@ extension SQLiteStore {
         }
         let typing = ExpressionTyping(entity: fetch.entity)
         var selected: [String] = []
-        var readers: [(SQLiteRow, inout Int32) -> Any?] = []
+        var readers: [(Session.Row, inout Int32) -> Any?] = []
         for leaf in leaves {
             let typed = try typing.type(of: leaf)
             let column = DictionaryFetch.Column(name: "", expression: leaf, resultType: typed.type, objectEntity: typed.objectEntity, isAggregate: false)
@@ -87,7 +85,7 @@ extension SQLiteStore {
         order += order.isEmpty ? "t0.Z_PK" : ", t0.Z_PK"
         let sql = "SELECT \(selected.isEmpty ? "1" : selected.joined(separator: ", ")) FROM \(compiler.fromClause) WHERE \(condition) ORDER BY \(order)"
         var records: [[ConstantValue]] = []
-        try connection.query(sql, compiler.bindings) { row in
+        try session.query(sql, compiler.bindings) { row in
             var index: Int32 = 0
             records.append(readers.map { read in
                 let value = read(row, &index)

@@ -25,7 +25,7 @@ struct ResultColumnCompiler {
         case .subtract: return SQLOperand(sql: "(\(first) - \(operands[1].sql))", kind: .number)
         case .multiply: return SQLOperand(sql: "(\(first) * \(operands[1].sql))", kind: .number)
         // Real division, as in memory; a zero divisor gives NULL in both.
-        case .divide: return SQLOperand(sql: "(CAST(\(first) AS REAL) / \(operands[1].sql))", kind: .number)
+        case .divide: return SQLOperand(sql: compiler.dialect.divide(first, operands[1].sql), kind: .number)
         default: throw CoreDataError.misuse("The function '\(selector)' has no SQL form")
         }
     }
@@ -43,9 +43,9 @@ struct ResultColumnCompiler {
     /// The HAVING condition: names of fetched columns (`count > 1`) stand for their values.
     func condition(_ node: PredicateNode) throws -> String {
         switch node {
-        case .constant(let value): return value ? "1" : "0"
-        case .and(let terms): return terms.isEmpty ? "1" : "(" + (try terms.map(condition)).joined(separator: " AND ") + ")"
-        case .or(let terms): return terms.isEmpty ? "0" : "(" + (try terms.map(condition)).joined(separator: " OR ") + ")"
+        case .constant(let value): return compiler.dialect.literal(value)
+        case .and(let terms): return terms.isEmpty ? compiler.dialect.literal(true) : "(" + (try terms.map(condition)).joined(separator: " AND ") + ")"
+        case .or(let terms): return terms.isEmpty ? compiler.dialect.literal(false) : "(" + (try terms.map(condition)).joined(separator: " OR ") + ")"
         case .not(let term): return "(NOT \(try condition(term)))"
         case .block: throw CoreDataError.misuse("A block predicate cannot be a havingPredicate")
         case .comparison(let comparison):
