@@ -25,8 +25,9 @@ import Testing
     /// Three people (Ann 30, Bob nil age, Cy 50), Ann with dogs Rex and Fido, Cy with Spot;
     /// returns each object's URI by name. `people` renames the three, under `nameKey`.
     @discardableResult
-    static func seed(_ url: URL, model: NSManagedObjectModel, nameKey: String = "name", people: [String] = ["Ann", "Bob", "Cy"]) throws -> [String: URL] {
-        let container = try makeContainer(model: model, storeURL: url)
+    static func seed(_ url: URL, model: NSManagedObjectModel, type: String = NSSQLiteStoreType, nameKey: String = "name",
+                     people: [String] = ["Ann", "Bob", "Cy"]) throws -> [String: URL] {
+        let container = try makeContainer(model: model, storeURL: url, type: type)
         let context = container.viewContext
         var objects: [String: NSManagedObject] = [:]
         for (name, age) in zip(people, [30, nil, 50] as [Int?]) {
