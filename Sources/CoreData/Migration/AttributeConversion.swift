@@ -41,11 +41,11 @@ enum AttributeConversion {
     }
 
     /// `value` (a SQL expression of the stored source value) as the destination stores it.
-    func sql(_ value: String) -> String {
+    func sql(_ value: String, dialect: SQLDialect) -> String {
         switch self {
         case .unchanged: value
-        case .integer: "CAST(\(value) AS INTEGER)"
-        case .real: "CAST(\(value) AS REAL)"
+        case .integer: dialect.convertedToInteger(value)
+        case .real: dialect.real(value)
         // Decimals are stored as exact text (SQLiteSchema).
         case .decimal, .text: "CAST(\(value) AS TEXT)"
         case .boolean: "(CASE WHEN \(value) IS NULL THEN NULL WHEN \(value) <> 0 THEN 1 ELSE 0 END)"

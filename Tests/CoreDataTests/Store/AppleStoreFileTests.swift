@@ -155,7 +155,7 @@ import Testing
             CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
             INSERT INTO Z_MODELCACHE VALUES (X'789C0B0E0D0A00000000');
             """)
-        #expect(try SQLiteModelCache.model(inStoreAt: url.path) == nil, "Apple's model archive was read as ours")
+        #expect(try SQLModelCache.model(inStoreAt: url.path) == nil, "Apple's model archive was read as ours")
         let before = try metadataRow(url)
         try withStore(url, model) { context, _ in
             let categories = try fetch("FeedbackCategory", context)

@@ -53,8 +53,9 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         }
     }
 
-    /// Creates the schema's tables on first open (one creator at a time across machines), and
-    /// returns the stored metadata.
+    /// Creates the schema's tables on first open, or migrates them when they were written with
+    /// an older model and the options ask for it (one creator or migrator at a time across
+    /// machines), and returns the stored metadata.
     private func prepareSchema(_ session: PostgreSQLSession, model: NSManagedObjectModel) throws -> [String: Any] {
         try session.run("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
         return try session.transaction {
@@ -74,8 +75,14 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
                 initial[NSStoreTypeKey] = type
                 try session.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2)",
                                 [.text(initial[NSStoreUUIDKey] as! String), .blob(try SQLiteStoreMetadata.propertyList(of: initial))])
+                try SQLModelCache.write(model: model, on: session)
             }
             if tracksHistory { for statement in PostgreSQLHistorySchema.createStatements { try session.run(statement) } }
+            let stored = try readMetadata(session)
+            guard !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: stored), migratesAutomatically, !isReadOnly else {
+                return stored
+            }
+            try migrate(session, metadata: stored, to: model)
             return try readMetadata(session)
         }
     }

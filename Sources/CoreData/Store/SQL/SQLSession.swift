@@ -1,13 +1,23 @@
 /// A connection a table store runs statements on: SQLite's, or a borrowed PostgreSQL one.
 protocol SQLSession {
     associatedtype Row: SQLRow
+    /// The words the database speaks; what is written once for both (a migration, the model
+    /// cache) asks it for the few statements that differ.
+    var dialect: SQLDialect { get }
     func query(_ sql: String, _ bindings: [SQLValue], row: (Row) throws -> Void) throws
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue]) throws -> Int
+    /// The first column of the first row, or nil.
+    func scalar(_ sql: String, _ bindings: [SQLValue]) throws -> SQLValue?
 }
 
-extension SQLiteConnection: SQLSession {}
-extension PostgreSQLSession: SQLSession {}
+extension SQLiteConnection: SQLSession {
+    var dialect: SQLDialect { .sqlite }
+}
+
+extension PostgreSQLSession: SQLSession {
+    var dialect: SQLDialect { .postgreSQL }
+}
 
 /// A store that keeps Apple's table layout in a SQL database: the SQLite and PostgreSQL
 /// stores. What is written once for both (batch requests) is written against this.

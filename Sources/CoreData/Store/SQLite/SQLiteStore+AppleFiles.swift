@@ -22,7 +22,7 @@ extension SQLiteStore {
     /// change such as an attribute turning mandatory needs the migration's checks.
     func opensAsWritten(path: String, metadata: [String: Any], model: NSManagedObjectModel) throws -> Bool {
         guard stagedMigrationManager == nil,
-              model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLiteModelCache.model(inStoreAt: path) }) == nil else { return false }
+              model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLModelCache.model(inStoreAt: path) }) == nil else { return false }
         do {
             let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
             return try SQLiteSchemaCheck.differences(in: reader, layouts: Array(layouts.values), model: model).isEmpty

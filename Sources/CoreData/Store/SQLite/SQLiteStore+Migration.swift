@@ -17,56 +17,35 @@ extension SQLiteStore {
     /// migration itself fails; in every case the file is left as it was (or, for a staged
     /// migration, as the last stage that completed left it).
     func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel) throws {
-        let archived = { try? SQLiteModelCache.model(inStoreAt: path) }
+        let archived = { try? SQLModelCache.model(inStoreAt: path) }
         if let staged = stagedMigrationManager {
             try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: archived) { source, destination in
                 try migrateStep(path: path, from: source, to: destination, metadata: try readMetadata(path: path))
             }
             return
         }
-        guard let sourceModel = model.sourceModel(forStoreMetadata: metadata, archived: archived) else {
-            throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "Can't find the model the store at \(path) was written with (not among the model's versions, the main bundle or the store's own copy)",
-                [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
-        }
+        let sourceModel = try LightweightMigration.sourceModel(of: "the store at \(path)", metadata: metadata, destination: model,
+                                                               archived: archived, userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
         try migrateStep(path: path, from: sourceModel, to: model, metadata: metadata)
     }
 
     /// One lightweight migration, in one transaction.
     private func migrateStep(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, metadata: [String: Any]) throws {
-        let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
-        let mapping: NSMappingModel
-        if let found = NSMappingModel(from: nil, forSourceModel: sourceModel, destinationModel: model) {
-            mapping = found
-        } else {
-            guard StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil else {
-                throw CoreDataError.make(NSMigrationMissingMappingModelError, "No mapping model for the store at \(path), and inference is off", userInfo)
-            }
-            do {
-                mapping = try NSMappingModel.inferredMappingModel(forSourceModel: sourceModel, destinationModel: model)
-            } catch {
-                throw CoreDataError.make(NSMigrationMissingMappingModelError, "Can't find or infer a mapping model for the store at \(path)",
-                                         userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })
-            }
-        }
-        // A model that continues none of the store's entities is not a new version of its
-        // model but another program's: migrating would drop every row.
-        guard mapping.entityMappings.contains(where: { $0.sourceEntityName != nil && $0.destinationEntityName != nil }) else {
-            throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                "The model used to open the store at \(path) shares no entity with the one that wrote it; the store is left as it is", userInfo)
-        }
+        let infers = StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil
+        let mapping = try LightweightMigration.mapping(of: "the store at \(path)", from: sourceModel, to: model, infers: infers,
+                                                       userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
         try run(mapping, onStoreAt: path, metadata: metadata, from: sourceModel, to: model)
     }
 
     /// Runs `mapping` on the store file at `path`: in SQL, in place, when every property
-    /// mapping copies; otherwise object by object (`migrateByObjects`), which SQLiteMigration's
+    /// mapping copies; otherwise object by object (`migrateByObjects`), which SQLMigration's
     /// refusal (134140) sends it to.
     func run(_ mapping: NSMappingModel, onStoreAt path: String, metadata: [String: Any],
              from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel) throws {
         let userInfo: [String: Any] = [NSURLErrorKey: storeURL, NSFilePathErrorKey: path]
-        let inPlace: SQLiteMigration
+        let inPlace: SQLMigration
         do {
-            inPlace = try SQLiteMigration(source: sourceModel, destination: model, mapping: mapping)
+            inPlace = try SQLMigration(source: sourceModel, destination: model, mapping: mapping)
         } catch {
             try migrateByObjects(path: path, from: sourceModel, to: model, mapping: mapping)
             return
@@ -74,7 +53,7 @@ extension SQLiteStore {
         do {
             let connection = try SQLiteConnection(path: path, create: false)
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
-            try inPlace.run(on: connection, metadata: metadata)
+            try connection.transaction { try inPlace.run(on: connection, metadata: metadata) }
         } catch {
             throw CoreDataError.make(NSMigrationError, "The migration of the store at \(path) failed; the store is unchanged",
                                      userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })

@@ -205,7 +205,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             // The property list is written with the model archive, just below.
             try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, ?)", [.text(identifier)])
-            try SQLiteModelCache.write(metadata: metadata, model: model, on: connection)
+            try SQLModelCache.write(metadata: metadata, model: model, on: connection)
         }
     }
 
@@ -393,7 +393,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
             try writeTransaction { connection in
                 try checkVersions(changes, connection)
                 try recordHistory(of: changes, connection)
-                if let pendingMetadata { try SQLiteModelCache.write(metadata: pendingMetadata, on: connection) }
+                if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: connection) }
                 for row in changes.inserted { try insert(row, connection) }
                 for (row, _) in changes.updated { try update(row, connection) }
                 for change in changes.toMany { try writeToMany(change, connection) }

@@ -1,8 +1,9 @@
 /// A table a migration changes with `ALTER TABLE` instead of rebuilding it: when it holds the
 /// same entities under the same numbers and each new column is a stored column renamed, a new
-/// empty column, or a new column with a constant default. SQLite makes such changes without
-/// rewriting the rows, so adding or renaming an attribute costs the same on a million rows as
-/// on ten (BENCHMARKS.md, "migration").
+/// empty column, or a new column with a constant default. SQLite and PostgreSQL (since 11,
+/// for a constant default) make such changes without rewriting the rows, so adding or
+/// renaming an attribute costs the same on a million rows as on ten (BENCHMARKS.md,
+/// "migration").
 struct TableAlteration {
     let table: String
     /// Rows of entities the new model no longer has.
@@ -14,45 +15,34 @@ struct TableAlteration {
 
     /// Makes the change; indexes not named in `keepingIndexes` go first (SQLite refuses to
     /// drop an indexed column), and the missing ones are created with the others afterwards.
-    func apply(keepingIndexes: Set<String>, _ connection: SQLiteConnection) throws {
+    func apply(keepingIndexes: Set<String>, _ session: some SQLSession) throws {
         if !deletedEntityNumbers.isEmpty {
-            _ = try connection.run("DELETE FROM \(table) WHERE Z_ENT IN (\(deletedEntityNumbers.map(String.init).joined(separator: ", ")))")
+            try session.run("DELETE FROM \(table) WHERE Z_ENT IN (\(deletedEntityNumbers.map(String.init).joined(separator: ", ")))", [])
         }
         var indexes: [String] = []
-        try connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", [.text(table)]) { row in
+        try session.query(session.dialect.indexNamesQuery, [.text(table)]) { row in
             if case .text(let name) = row.value(at: 0) { indexes.append(name) }
         }
-        for index in indexes where !keepingIndexes.contains(index) { try connection.execute("DROP INDEX \(index)") }
-        for column in droppedColumns { try connection.execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
-        for (from, to) in renamedColumns { try connection.execute("ALTER TABLE \(table) RENAME COLUMN \(from) TO \(to)") }
-        for definition in addedColumns { try connection.execute("ALTER TABLE \(table) ADD COLUMN \(definition)") }
+        for index in indexes where !keepingIndexes.contains(index) { try session.run("DROP INDEX \(index)", []) }
+        for column in droppedColumns { try session.run("ALTER TABLE \(table) DROP COLUMN \(column)", []) }
+        for (from, to) in renamedColumns { try session.run("ALTER TABLE \(table) RENAME COLUMN \(from) TO \(to)", []) }
+        for definition in addedColumns { try session.run("ALTER TABLE \(table) ADD COLUMN \(definition)", []) }
     }
 
     /// The name in a `CREATE INDEX name ON …` statement.
     static func indexName(in statement: String) -> String {
         statement.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
     }
-
-    /// `value` as a SQL literal, for a column default.
-    static func literal(_ value: SQLValue) -> String {
-        switch value {
-        case .null: "NULL"
-        case .integer(let integer): String(integer)
-        case .real(let real): real.isFinite ? "\(real)" : "NULL"
-        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let bytes): "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
-        }
-    }
 }
 
-extension SQLiteMigration {
+extension SQLMigration {
     /// How `layout`'s table can be changed in place, or nil when it must be rebuilt: rows move
     /// between tables or change entity number, or a column's value is computed.
-    func alteration(for layout: SQLTableLayout, _ connection: SQLiteConnection) throws -> TableAlteration? {
+    func alteration(for layout: SQLTableLayout, _ session: some SQLSession) throws -> TableAlteration? {
         let group = continued(in: layout)
         guard let sourceRoot = group.first?.source.rootEntity, SQLiteSchema.table(for: sourceRoot) == layout.table,
               group.allSatisfy({ $0.source.rootEntity === sourceRoot && $0.source.entityNumber == $0.destination.entityNumber }),
-              try tableExists(layout.table, connection) else { return nil }
+              try tableExists(layout.table, session) else { return nil }
         var alteration = TableAlteration(table: layout.table)
         for entity in sourceRoot.selfAndDescendants where !group.contains(where: { $0.source === entity }) {
             // Its rows would have to move to another table.
@@ -60,20 +50,20 @@ extension SQLiteMigration {
             alteration.deletedEntityNumbers.append(entity.entityNumber)
         }
         var existing: [String] = []
-        try connection.query("SELECT name FROM pragma_table_info(?)", [.text(layout.table)]) { row in
+        try session.query(session.dialect.columnNamesQuery, [.text(layout.table)]) { row in
             if case .text(let name) = row.value(at: 0), !["Z_PK", "Z_ENT", "Z_OPT"].contains(name) { existing.append(name) }
         }
         var kept = Set<String>()
         for column in layout.columns {
-            let value = try columnValue(column, group: group, offsets: [:])
-            let type = column.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER"
+            let value = try columnValue(column, group: group, offsets: [:], dialect: session.dialect)
+            let type = session.dialect.columnType(column.storedAttribute.map(SQLiteSchema.columnType(for:)) ?? "INTEGER")
             let copiedName = value.sql.hasPrefix("t.") ? String(value.sql.dropFirst(2)) : nil
             if let copiedName, value.bindings.isEmpty, existing.contains(copiedName), kept.insert(copiedName).inserted {
                 if copiedName != column.name { alteration.renamedColumns.append((copiedName, column.name)) }
             } else if value == .null {
                 alteration.addedColumns.append("\(column.name) \(type)")
-            } else if value.sql == "?", value.bindings.count == 1 {
-                alteration.addedColumns.append("\(column.name) \(type) DEFAULT \(TableAlteration.literal(value.bindings[0]))")
+            } else if value.sql == ColumnValue.placeholder, value.bindings.count == 1 {
+                alteration.addedColumns.append("\(column.name) \(type) DEFAULT \(session.dialect.literal(value.bindings[0]))")
             } else {
                 return nil
             }

@@ -1,14 +1,16 @@
 /// Runs a mapping model whose every property mapping is a plain copy (`$source.name`, or
-/// nothing) on a SQLite store in place, in SQL, inside one transaction: what lightweight
-/// migration does.
+/// nothing) on a SQLite or PostgreSQL store in place, in SQL, inside the caller's one
+/// transaction: what lightweight migration does.
 ///
-/// Each old table is renamed aside, each new table is created in the destination layout and
-/// filled with one `INSERT … SELECT` per source table, and the old tables are dropped. Rows keep
-/// their `Z_PK`, so object IDs and their URIs stay valid; only where a new parent entity merges
+/// Tables whose change `ALTER TABLE` can make are altered (`TableAlteration`); each other old
+/// table is renamed aside, each new table is created in the destination layout and filled with
+/// one `INSERT … SELECT` per source table, and the old tables are dropped. Rows keep their
+/// `Z_PK`, so object IDs and their URIs stay valid; only where a new parent entity merges
 /// tables that numbered rows separately are the later table's keys moved past the earlier's
-/// (and every reference to them with them). Because it is one SQLite transaction in WAL mode,
-/// a failure or a kill at any moment leaves the old store as it was.
-struct SQLiteMigration {
+/// (and every reference to them with them). Both databases change their schema
+/// transactionally (SQLite in WAL mode, PostgreSQL's DDL), so a failure or a kill at any
+/// moment leaves the old store as it was.
+struct SQLMigration {
     let source: NSManagedObjectModel
     let destination: NSManagedObjectModel
     let mapping: NSMappingModel
@@ -47,52 +49,50 @@ struct SQLiteMigration {
         mappingsByDestination = byDestination
     }
 
-    /// Migrates the store `connection` writes to, updating `metadata` (hashes) and the model
-    /// archive kept in the file. All or nothing.
-    func run(on connection: SQLiteConnection, metadata: [String: Any]) throws {
-        try connection.transaction {
-            let layouts = destination.entities.filter { $0.superentity == nil }
-                .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map { SQLTableLayout(root: $0) }
-            // Tables whose change ALTER TABLE can make keep their rows where they are; the
-            // others are renamed aside and rebuilt.
-            var alterations: [String: TableAlteration] = [:]
-            for layout in layouts {
-                if let alteration = try alteration(for: layout, connection) { alterations[layout.table] = alteration }
-            }
-            var migration = self
-            migration.tablesAltered = Set(alterations.keys)
-            try migration.rebuild(layouts, alterations: alterations, metadata: metadata, connection)
+    /// Migrates the store `session` writes to, updating `metadata` (hashes) and the model
+    /// archive the store keeps. Runs inside the caller's transaction, so all or nothing.
+    func run(on session: some SQLSession, metadata: [String: Any]) throws {
+        let layouts = destination.entities.filter { $0.superentity == nil }
+            .sorted(by: { ($0.name ?? "") < ($1.name ?? "") }).map { SQLTableLayout(root: $0, dialect: session.dialect) }
+        // Tables whose change ALTER TABLE can make keep their rows where they are; the
+        // others are renamed aside and rebuilt.
+        var alterations: [String: TableAlteration] = [:]
+        for layout in layouts {
+            if let alteration = try alteration(for: layout, session) { alterations[layout.table] = alteration }
         }
+        var migration = self
+        migration.tablesAltered = Set(alterations.keys)
+        try migration.rebuild(layouts, alterations: alterations, metadata: metadata, session)
     }
 
     /// Rebuilds the tables that cannot be altered, reading the others as they are, then alters
     /// those (after every read of their old columns) and finishes the bookkeeping.
     private func rebuild(_ layouts: [SQLTableLayout], alterations: [String: TableAlteration], metadata: [String: Any],
-                         _ connection: SQLiteConnection) throws {
+                         _ session: some SQLSession) throws {
         let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
-        for table in sourceTables where try tableExists(table, connection) {
-            try connection.execute("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)")
+        for table in sourceTables where try tableExists(table, session) {
+            try session.run("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)", [])
         }
-        let offsets = try keyOffsets(connection)
+        let offsets = try keyOffsets(session)
         for layout in layouts where !tablesAltered.contains(layout.table) {
-            try connection.execute(layout.createStatement)
-            try fill(layout, offsets: offsets, connection)
+            try session.run(layout.createStatement, [])
+            try fill(layout, offsets: offsets, session)
         }
-        let joinTables = SQLiteSchema.joinTableStatements(in: destination)
-        for statement in joinTables.tables { try connection.execute(statement) }
-        try fillJoinTables(offsets: offsets, connection)
+        let joinTables = SQLiteSchema.joinTables(in: destination)
+        for joinTable in joinTables { try session.run(joinTable.createStatement(dialect: session.dialect), []) }
+        try fillJoinTables(offsets: offsets, session)
         let desiredIndexes = layouts.flatMap(\.indexStatements)
         for alteration in alterations.values.sorted(by: { $0.table < $1.table }) {
-            try alteration.apply(keepingIndexes: Set(desiredIndexes.map(TableAlteration.indexName(in:))), connection)
+            try alteration.apply(keepingIndexes: Set(desiredIndexes.map(TableAlteration.indexName(in:))), session)
         }
-        try checkMandatoryValues(layouts, connection)
-        for table in sourceTables where try tableExists(table + Self.asideSuffix, connection) {
-            try connection.execute("DROP TABLE \(table)\(Self.asideSuffix)")
+        try checkMandatoryValues(layouts, session)
+        for table in sourceTables where try tableExists(table + Self.asideSuffix, session) {
+            try session.run("DROP TABLE \(table)\(Self.asideSuffix)", [])
         }
-        for statement in desiredIndexes + joinTables.indexes {
-            try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+        for statement in desiredIndexes + joinTables.map(\.indexStatement) {
+            try session.run(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "), [])
         }
-        try rewriteBookkeeping(metadata: metadata, connection)
+        try rewriteBookkeeping(metadata: metadata, session)
     }
 
     // MARK: Tables
@@ -110,8 +110,8 @@ struct SQLiteMigration {
         return Array(Set(entityTables + joinTables)).sorted()
     }
 
-    func tableExists(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
-        try connection.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]) != nil
+    func tableExists(_ table: String, _ session: some SQLSession) throws -> Bool {
+        try session.scalar(session.dialect.tableExistsQuery, [.text(table)]) != nil
     }
 
     /// Where a source table's old rows are read during the migration: renamed aside, or in
@@ -121,7 +121,7 @@ struct SQLiteMigration {
     /// How far each source table's keys move: zero, except where a destination table gathers
     /// rows from several source tables, whose keys could collide. Then the table with the
     /// most keys keeps them (so most URIs stay valid) and the others move past it.
-    private func keyOffsets(_ connection: SQLiteConnection) throws -> [String: Int64] {
+    private func keyOffsets(_ session: some SQLSession) throws -> [String: Int64] {
         var offsets: [String: Int64] = [:]
         for root in destination.entities where root.superentity == nil {
             var maxima: [(name: String, maximum: Int64)] = []
@@ -129,7 +129,7 @@ struct SQLiteMigration {
             guard names.count > 1 else { continue }
             for name in names where offsets[name] == nil {
                 let table = aside(SQLiteSchema.table(for: source.entitiesByName[name]!))
-                guard case .integer(let maximum)? = try connection.scalar("SELECT MAX(Z_PK) FROM \(table)") else {
+                guard case .integer(let maximum)? = try session.scalar("SELECT MAX(Z_PK) FROM \(table)", []) else {
                     maxima.append((name, 0))
                     continue
                 }
@@ -156,7 +156,7 @@ struct SQLiteMigration {
 
     /// Copies into `layout`'s new table the rows of every source entity it continues, one
     /// `INSERT … SELECT` per source table.
-    private func fill(_ layout: SQLTableLayout, offsets: [String: Int64], _ connection: SQLiteConnection) throws {
+    private func fill(_ layout: SQLTableLayout, offsets: [String: Int64], _ session: some SQLSession) throws {
         let pairs = continued(in: layout)
         for sourceRoot in Set(pairs.map { $0.source.rootEntity.name ?? "" }).sorted() {
             let group = pairs.filter { $0.source.rootEntity.name == sourceRoot }
@@ -165,17 +165,18 @@ struct SQLiteMigration {
             var values = ["t.Z_PK + \(keyOffset)", entityNumbers.sql, "t.Z_OPT"]
             var bindings: [SQLValue] = []
             for column in layout.columns {
-                let value = try columnValue(column, group: group, offsets: offsets)
+                let value = try columnValue(column, group: group, offsets: offsets, dialect: session.dialect)
                 values.append(value.sql)
                 bindings += value.bindings
             }
             for order in layout.orderColumns {
-                values.append(orderValue(order, group: group))
+                values.append(orderValue(order, group: group, dialect: session.dialect))
             }
             let names = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columns.map(\.name) + layout.orderColumns
             let numbers = group.map { String($0.source.entityNumber) }.joined(separator: ", ")
             let table = aside(SQLiteSchema.table(for: group[0].source))
-            _ = try connection.run("INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table) t WHERE t.Z_ENT IN (\(numbers))", bindings)
+            let insert = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table) t WHERE t.Z_ENT IN (\(numbers))"
+            try session.run(session.dialect.numberingPlaceholders(insert), bindings)
         }
     }
 
@@ -195,15 +196,15 @@ struct SQLiteMigration {
 
     /// The SQL value of `column` for the rows of a group of source entities.
     func columnValue(_ column: SQLColumn, group: [(source: NSEntityDescription, destination: NSEntityDescription)],
-                             offsets: [String: Int64]) throws -> ColumnValue {
+                     offsets: [String: Int64], dialect: SQLDialect) throws -> ColumnValue {
         Self.caseByEntity(try group.map { pair in
-            (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets))
+            (pair.source, try value(of: column, for: pair.destination, from: pair.source, offsets: offsets, dialect: dialect))
         })
     }
 
     /// The SQL value of `column` for rows of `entity` continued from rows of `sourceEntity`.
     private func value(of column: SQLColumn, for entity: NSEntityDescription, from sourceEntity: NSEntityDescription,
-                       offsets: [String: Int64]) throws -> ColumnValue {
+                       offsets: [String: Int64], dialect: SQLDialect) throws -> ColumnValue {
         // A column of another entity sharing the table stays empty for this entity's rows.
         guard let property = entity.propertiesByName[column.property.name], !property.isTransient else { return .null }
         let entityMapping = mappingsByDestination[entity.name ?? ""]
@@ -216,7 +217,7 @@ struct SQLiteMigration {
                 return ColumnValue(sql: "t.\(SQLiteSchema.column(for: sourceRelationship))\(moved)")
             }
             // A to-many that became a to-one keeps the first member.
-            return ColumnValue(sql: "(SELECT p.dst\(moved) FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.src = t.Z_PK ORDER BY p.ord LIMIT 1)")
+            return ColumnValue(sql: "(SELECT p.dst\(moved) FROM (\(memberPairs(of: sourceRelationship, dialect: dialect))) p WHERE p.src = t.Z_PK ORDER BY p.ord LIMIT 1)")
         }
         guard let declared = property as? NSAttributeDescription else { return .null }
         // The attribute whose values the column holds: the element's, for a composite.
@@ -231,35 +232,36 @@ struct SQLiteMigration {
             if let composite = sourceAttribute as? NSCompositeAttributeDescription {
                 if let leaf = composite.leaves.first(where: { $0.path == column.elementPath }),
                    let conversion = AttributeConversion(from: leaf.attribute, to: attribute) {
-                    copied = conversion.sql("t.\(SQLiteSchema.column(for: composite, element: leaf.path))")
+                    copied = conversion.sql("t.\(SQLiteSchema.column(for: composite, element: leaf.path))", dialect: dialect)
                 }
             } else if let conversion = AttributeConversion(from: sourceAttribute, to: attribute) {
-                copied = conversion.sql("t.\(SQLiteSchema.column(for: sourceAttribute))")
+                copied = conversion.sql("t.\(SQLiteSchema.column(for: sourceAttribute))", dialect: dialect)
             }
         }
         guard let defaultValue = attribute.defaultValue else { return copied.map { ColumnValue(sql: $0) } ?? .null }
         // New attributes start at their default, as do nils of attributes made mandatory.
         if let copied, (attribute.isOptional && declared.isOptional) || sourceMandatory { return ColumnValue(sql: copied) }
         let bound = try SQLValueCoding.encodeFoundation(defaultValue, as: attribute)
-        return ColumnValue(sql: copied.map { "COALESCE(\($0), ?)" } ?? "?", bindings: [bound])
+        let placeholder = ColumnValue.placeholder
+        return ColumnValue(sql: copied.map { "COALESCE(\($0), \(placeholder))" } ?? placeholder, bindings: [bound])
     }
 
     /// The order value of an ordered one-to-many's member rows: the source's order where the
     /// source relationship was ordered the same way, else the key, which keeps insertion order.
-    private func orderValue(_ column: String, group: [(source: NSEntityDescription, destination: NSEntityDescription)]) -> String {
+    private func orderValue(_ column: String, group: [(source: NSEntityDescription, destination: NSEntityDescription)], dialect: SQLDialect) -> String {
         for relationship in destination.entities.flatMap({ $0.relationshipsByName.values }) where relationship.isOrdered {
             guard case .inverseForeignKey(_, _, column?) = SQLiteSchema.storage(of: relationship),
                   let owner = sourceEntity(for: relationship.entity),
                   let key = mappingsByDestination[relationship.entity.name ?? ""]?.relationshipMappings?.first(where: { $0.name == relationship.name })?.copiedSourceKey,
                   let sourceRelationship = owner.relationshipsByName[key], sourceRelationship.isToMany else { continue }
-            return "COALESCE((SELECT p.ord FROM (\(memberPairs(of: sourceRelationship))) p WHERE p.dst = t.Z_PK LIMIT 1), t.Z_PK)"
+            return "COALESCE((SELECT p.ord FROM (\(memberPairs(of: sourceRelationship, dialect: dialect))) p WHERE p.dst = t.Z_PK LIMIT 1), t.Z_PK)"
         }
         return "t.Z_PK"
     }
 
     /// A query of the source store's `(src, dst, ord)` rows: each link of `relationship`, from
     /// the key of its owner to the key of its member, with the member's position.
-    private func memberPairs(of relationship: NSRelationshipDescription) -> String {
+    private func memberPairs(of relationship: NSRelationshipDescription, dialect: SQLDialect) -> String {
         let owners = SQLiteSchema.entityNumbers(for: relationship.entity).map(String.init).joined(separator: ", ")
         guard relationship.isToMany else {
             let column = SQLiteSchema.column(for: relationship)
@@ -270,12 +272,12 @@ struct SQLiteMigration {
             let members = relationship.destinationEntity.map { SQLiteSchema.entityNumbers(for: $0).map(String.init).joined(separator: ", ") } ?? ""
             return "SELECT \(column) AS src, Z_PK AS dst, \(order ?? "Z_PK") AS ord FROM \(aside(table)) WHERE \(column) IS NOT NULL AND Z_ENT IN (\(members))"
         case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-            return "SELECT \(sourceColumn) AS src, \(destinationColumn) AS dst, \(order ?? "rowid") AS ord FROM \(aside(table))"
+            return "SELECT \(sourceColumn) AS src, \(destinationColumn) AS dst, \(order ?? dialect.linkOrder(member: destinationColumn)) AS ord FROM \(aside(table))"
         }
     }
 
     /// Fills each new join table from the source relationship its writing side continues.
-    private func fillJoinTables(offsets: [String: Int64], _ connection: SQLiteConnection) throws {
+    private func fillJoinTables(offsets: [String: Int64], _ session: some SQLSession) throws {
         for entity in destination.entities {
             for relationship in entity.relationshipsByName.values where relationship.entity === entity && relationship.isToMany && !relationship.isTransient {
                 guard case .joinTable(let table, let sourceColumn, let destinationColumn, let order) = SQLiteSchema.storage(of: relationship),
@@ -287,7 +289,8 @@ struct SQLiteMigration {
                 let memberOffset = offset(of: sourceRelationship.destinationEntity, offsets)
                 let columns = [sourceColumn, destinationColumn] + (order.map { [$0] } ?? [])
                 let values = ["p.src + \(ownerOffset)", "p.dst + \(memberOffset)"] + (order == nil ? [] : ["p.ord"])
-                _ = try connection.run("INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM (\(memberPairs(of: sourceRelationship))) p")
+                let select = "SELECT \(values.joined(separator: ", ")) FROM (\(memberPairs(of: sourceRelationship, dialect: session.dialect))) p"
+                try session.run(session.dialect.insertSkippingDuplicates(into: table, columns: columns, select: select), [])
             }
         }
     }
@@ -295,14 +298,14 @@ struct SQLiteMigration {
     /// A mandatory attribute that some migrated row leaves nil (made mandatory without a
     /// default) fails the migration, as saving such an object would fail. Only columns that
     /// can have gained a nil are read: one scan each.
-    func checkMandatoryValues(_ layouts: [SQLTableLayout], _ connection: SQLiteConnection) throws {
+    func checkMandatoryValues(_ layouts: [SQLTableLayout], _ session: some SQLSession) throws {
         for layout in layouts {
             let group = continued(in: layout)
             for column in layout.columns where column.elementPath.isEmpty {
                 guard let attribute = column.property as? NSAttributeDescription, !attribute.isOptional, attribute.defaultValue == nil,
                       !(attribute is NSDerivedAttributeDescription), mayHaveGainedNil(attribute, group: group) else { continue }
                 let numbers = SQLiteSchema.entityNumbers(for: attribute.entity).map(String.init).joined(separator: ", ")
-                guard case .integer(let count)? = try connection.scalar("SELECT COUNT(*) FROM \(layout.table) WHERE \(column.name) IS NULL AND Z_ENT IN (\(numbers))"),
+                guard case .integer(let count)? = try session.scalar("SELECT COUNT(*) FROM \(layout.table) WHERE \(column.name) IS NULL AND Z_ENT IN (\(numbers))", []),
                       count > 0 else { continue }
                 throw CoreDataError.make(NSValidationMissingMandatoryPropertyError,
                     "\(count) migrated \(attribute.entity.name ?? "") rows have no value for the mandatory attribute '\(attribute.name)', which has no default value",
@@ -322,24 +325,27 @@ struct SQLiteMigration {
 
     /// Z_PRIMARYKEY anew (each entity's counter continues after its table's largest key), the
     /// metadata's version hashes, and the model archive.
-    private func rewriteBookkeeping(metadata: [String: Any], _ connection: SQLiteConnection) throws {
-        _ = try connection.run("DELETE FROM Z_PRIMARYKEY")
+    private func rewriteBookkeeping(metadata: [String: Any], _ session: some SQLSession) throws {
+        try session.run("DELETE FROM Z_PRIMARYKEY", [])
+        let values = (1...3).map(session.dialect.placeholder).joined(separator: ", ")
         for entity in destination.entities {
             let table = SQLiteSchema.table(for: entity)
-            _ = try connection.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
+            try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(values), (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
         }
         var metadata = metadata
         metadata[NSStoreModelVersionHashesKey] = destination.entityVersionHashesByName
-        try SQLiteModelCache.write(metadata: metadata, model: destination, on: connection)
+        try SQLModelCache.write(metadata: metadata, model: destination, on: session)
     }
 }
 
 /// A column's value in a migration's `INSERT … SELECT`: SQL over the source row `t`, with the
-/// values its placeholders take.
+/// values its placeholders take (each a bare `placeholder`, numbered when the statement is
+/// put together: `SQLDialect.numberingPlaceholders`).
 struct ColumnValue: Equatable {
     var sql: String
     var bindings: [SQLValue] = []
 
     static let null = ColumnValue(sql: "NULL")
+    static let placeholder = "?"
 }
