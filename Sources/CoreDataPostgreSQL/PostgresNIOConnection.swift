@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
@@ -67,7 +68,8 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
         case .bytea: return .blob(Array(buffer: try cell.decode(ByteBuffer.self)))
         case .numeric:
             // SUM and AVG of integers: whole numbers stay integers, as SQLite returns them.
-            let text = try cell.decode(String.self)
+            // (Decoded through Decimal: the binary format is not text.)
+            let text = "\(try cell.decode(Decimal.self))"
             if let whole = Int64(text) { return .integer(whole) }
             return .real(Double(text) ?? 0)
         default: return .text(try cell.decode(String.self))

@@ -10,8 +10,6 @@ import StressFixtures
 /// successful saves wrote: across all writers they must be exactly 1...final, each once (less any
 /// unconfirmed values, see `InterleaveReport.unconfirmed`).
 struct Interleave {
-    static let counterCount = 6
-
     let storePath: String
     let seconds: Double
     let writer: Int
@@ -31,7 +29,7 @@ struct Interleave {
         try context.performAndWait {
             let counters = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
                 .sorted { ($0.value(forKey: "name") as? String ?? "") < ($1.value(forKey: "name") as? String ?? "") }
-            guard counters.count == Self.counterCount else { throw StressFailure("expected \(Self.counterCount) counters, found \(counters.count)") }
+            guard counters.count == StressModel.interleavedCounterCount else { throw StressFailure("expected \(StressModel.interleavedCounterCount) counters, found \(counters.count)") }
             var lastCommitted = [Int64](repeating: 0, count: counters.count)
             while Date() < deadline {
                 // One or two counters per save: a two-row save must commit or conflict whole.

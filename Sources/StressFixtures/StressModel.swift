@@ -31,6 +31,9 @@ public enum StressModel {
         ])
     }
 
+    /// How many counters the `interleave` writers share.
+    public static let interleavedCounterCount = 6
+
     /// Counters every batch increments, and the one that adds up the items' touches.
     public static let batchCounterNames = ["batches-a", "batches-b", "batches-c"]
     public static let touchCounterName = "touches"

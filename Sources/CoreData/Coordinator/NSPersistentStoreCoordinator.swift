@@ -105,7 +105,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The metadata `store` holds now, including changes not yet saved.
     public func metadata(for store: NSPersistentStore) -> [String: Any] { store.metadata ?? [:] }
 
-    /// Replaces `store`'s metadata; a SQLite store writes it with the next save. The keys the
+    /// Replaces `store`'s metadata; a SQLite or PostgreSQL store writes it with the next save. The keys the
     /// store manages (its UUID, type, model version hashes and Apple's bookkeeping beside
     /// them) are kept whatever `metadata` says.
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
@@ -115,7 +115,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
         store.lock.withLock {
             store.metadata = updated
-            (store as? SQLiteStore)?.pendingMetadata = updated
+            (store as? any SQLTableStore)?.pendingMetadata = updated
         }
     }
 

@@ -68,7 +68,8 @@ import Testing
         }
     }
 
-    @Test func theStoreKeepsOneColumnPerElement() throws {
+    @Test(.sqliteOnly("reads the SQLite file's columns"))
+    func theStoreKeepsOneColumnPerElement() throws {
         let url = directory.file("People.sqlite")
         let context = try makeContainer(model: try Self.model(), storeURL: url).newBackgroundContext()
         try context.performAndWait {

@@ -22,7 +22,8 @@ import Testing
         return try context.performAndWait { try context.fetch(request).compactMap { $0.value(forKey: "tips") as? Int } }
     }
 
-    @Test func aFilteredDeleteOfUnreferencedRowsRunsAsOneStatementAndCounts() throws {
+    @Test(.sqliteOnly("calls the SQLite store's own batchDeleteAtOnce"))
+    func aFilteredDeleteOfUnreferencedRowsRunsAsOneStatementAndCounts() throws {
         let container = try venues(10)
         let store = try #require(container.persistentStoreCoordinator.persistentStores.first as? SQLiteStore)
         var fetch = StoreFetch(entity: try #require(container.managedObjectModel.entitiesByName["Venue"]))
@@ -49,7 +50,8 @@ import Testing
         #expect(try remainingTips(container) == Array(0..<6))
     }
 
-    @Test func rowsAnotherEntityPointsAtAreLeftToTheRulePath() throws {
+    @Test(.sqliteOnly("calls the SQLite store's own batchDeleteAtOnce"))
+    func rowsAnotherEntityPointsAtAreLeftToTheRulePath() throws {
         let container = try makeContainer(model: TestModels.library(), storeURL: directory.file("Library.sqlite"))
         let store = try #require(container.persistentStoreCoordinator.persistentStores.first as? SQLiteStore)
         let tags = StoreFetch(entity: try #require(container.managedObjectModel.entitiesByName["Tag"]))

@@ -58,14 +58,10 @@ extension PostgreSQLSuites {
             print("PostgreSQLLiveChangeTests: save to merged, per save: \(delays)")
         }
 
-        @Test func aSaveWhileTheServerIsDownFailsAndSucceedsOnceItIsBack() throws {
-            let url = try PostgreSQLTestServer.freshStoreURL()
-            let container = try TeamModel.container(url: url)
-            let context = container.viewContext
-            TeamModel.insertTeam("Peru", zone: "South America", wins: 1, into: context)
-            try context.save()
-            TeamModel.insertTeam("Chile", zone: "South America", wins: 2, into: context)
+        /// Stops the server, makes `changes`, saves, and starts the server again; the save's error.
+        static func saveFailureWithTheServerDown(_ context: NSManagedObjectContext, changes: () -> Void = {}) throws -> NSError? {
             try PostgreSQLTestServer.stop()
+            changes()
             var failure: NSError?
             do {
                 try context.save()
@@ -73,7 +69,17 @@ extension PostgreSQLSuites {
                 failure = error
             }
             try PostgreSQLTestServer.start()
-            let error = try #require(failure, "a save with the server down must fail")
+            return failure
+        }
+
+        @Test func aSaveWhileTheServerIsDownFailsAndSucceedsOnceItIsBack() throws {
+            let url = try PostgreSQLTestServer.freshStoreURL()
+            let container = try TeamModel.container(url: url)
+            let context = container.viewContext
+            TeamModel.insertTeam("Peru", zone: "South America", wins: 1, into: context)
+            try context.save()
+            TeamModel.insertTeam("Chile", zone: "South America", wins: 2, into: context)
+            let error = try #require(try Self.saveFailureWithTheServerDown(context), "a save with the server down must fail")
             #expect(error.domain == NSCocoaErrorDomain)
             #expect([NSPersistentStoreSaveError, NSPersistentStoreOpenError].contains(error.code))
             #expect(error.userInfo[PostgreSQLErrorKeys.connectionLost] as? Bool == true)
@@ -93,16 +99,11 @@ extension PostgreSQLSuites {
             let team = TeamModel.insertTeam("Peru", zone: "South America", wins: 1, into: context)
             try context.save()
             context.refresh(team, mergeChanges: false)
-            try PostgreSQLTestServer.stop()
-            let readWhileDown = team.value(forKey: "teamName")
-            team.setValue(Int64(2), forKey: "wins")
-            var failure: NSError?
-            do {
-                try context.save()
-            } catch let error as NSError {
-                failure = error
+            var readWhileDown: Any?
+            let failure = try Self.saveFailureWithTheServerDown(context) {
+                readWhileDown = team.value(forKey: "teamName")
+                team.setValue(Int64(2), forKey: "wins")
             }
-            try PostgreSQLTestServer.start()
             #expect(readWhileDown == nil)
             #expect(failure?.userInfo[PostgreSQLErrorKeys.connectionLost] as? Bool == true, "\(String(describing: failure))")
             context.rollback()

@@ -32,6 +32,26 @@ extension PostgreSQLSuites {
             #expect(reader.persistentStoreCoordinator.persistentStores.first?.type == NSPostgreSQLStoreType)
         }
 
+        /// `setMetadata(_:for:)` is written with the next save, and the keys the store manages
+        /// stay as they were.
+        @Test func metadataSetOnTheCoordinatorIsSavedWithTheNextSave() throws {
+            let url = try PostgreSQLTestServer.freshStoreURL()
+            let writer = try TeamModel.container(url: url)
+            let coordinator = writer.persistentStoreCoordinator
+            let store = try #require(coordinator.persistentStores.first)
+            let uuid = try #require(store.metadata?[NSStoreUUIDKey] as? String)
+            var metadata = coordinator.metadata(for: store)
+            metadata["lastImport"] = "2026-11-26"
+            metadata[NSStoreUUIDKey] = "not the store's"
+            coordinator.setMetadata(metadata, for: store)
+            TeamModel.insertTeam("Japan", zone: "Asia", wins: 0, into: writer.viewContext)
+            try writer.viewContext.save()
+
+            let reopened = try #require(try TeamModel.container(url: url).persistentStoreCoordinator.persistentStores.first)
+            #expect(reopened.metadata?["lastImport"] as? String == "2026-11-26")
+            #expect(reopened.metadata?[NSStoreUUIDKey] as? String == uuid)
+        }
+
         @Test func predicatesSortsCountsAndPagesRunOnTheServer() throws {
             let container = try TeamModel.container()
             let context = container.viewContext

@@ -1,4 +1,5 @@
 import CoreData
+import Testing
 import Foundation
 #if canImport(CoreDataPostgreSQL)
 import CoreDataPostgreSQL
@@ -32,5 +33,13 @@ enum StoreUnderTest {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return "f_" + String(hash, radix: 16)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test of what only the SQLite store has or does (its file, its internals, query
+    /// generations): when the suites run on PostgreSQL it is reported as skipped, with `reason`.
+    static func sqliteOnly(_ reason: Comment) -> Self {
+        .disabled(if: StoreUnderTest.isPostgreSQL, reason)
     }
 }

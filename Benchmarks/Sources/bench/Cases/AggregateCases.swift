@@ -24,14 +24,7 @@ extension BenchmarkCase {
             if count != expected { throw BenchError("count: \(count), expected \(expected)") }
         }
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let request = CoreDataStack.teamRequest()
-                request.predicate = CoreDataStack.filteredPredicate
-                var result = 0
-                let elapsed = try Stopwatch.milliseconds { result = try context.count(for: request) }
-                try check(result)
-                return elapsed
-            },
+            CoreDataVariants.count(context, check: check),
             Variant(label: "CoreData fetch objects", role: .reference) {
                 let fresh = CoreDataStack.context(container)
                 let request = CoreDataStack.teamRequest()

@@ -41,17 +41,7 @@ extension BenchmarkCase {
         let floor = try FloorDatabase(url)
         let select = try floor.prepare(TeamSQL.selectAll)
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let context = CoreDataStack.context(container)
-                let request = CoreDataStack.teamRequest()
-                request.returnsObjectsAsFaults = false
-                return try Stopwatch.milliseconds {
-                    let teams = try context.fetch(request)
-                    var sum = 0.0
-                    for team in teams { sum += checksum(team) }
-                    consume(sum)
-                }
-            },
+            CoreDataVariants.fetchObjects(container),
             Variant(label: "GRDB records", role: .grdbRecords) {
                 try Stopwatch.milliseconds {
                     let teams = try queue.read { db in try TeamReadRecord.fetchAll(db) }

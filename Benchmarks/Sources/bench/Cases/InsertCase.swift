@@ -17,16 +17,7 @@ extension BenchmarkCase {
         let rows = env.rows
         let entity = try StoreFiles.templateEntityNumber(in: env.directory)
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let container = try CoreDataStack.container(at: env.storeURL("insert-coredata"))
-                let context = CoreDataStack.context(container)
-                let elapsed = try Stopwatch.milliseconds {
-                    CoreDataStack.insertTeams(0..<rows, of: data, into: context)
-                    try context.save()
-                }
-                drainMainQueue()
-                return elapsed
-            },
+            CoreDataVariants.insert(rows: rows, of: data) { try CoreDataStack.container(at: env.storeURL("insert-coredata")) },
             Variant(label: "GRDB records", role: .grdbRecords) {
                 let url = env.storeURL("insert-grdb-records")
                 try StoreFiles.emptyTable(url, directory: env.directory)

@@ -29,15 +29,8 @@ extension BenchmarkCase {
             return try server.connect(schema: schema)
         }
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let container = try CoreDataStack.container(at: server.storeURL(try server.makeSchema()), type: NSPostgreSQLStoreType)
-                let context = CoreDataStack.context(container)
-                let elapsed = try Stopwatch.milliseconds {
-                    CoreDataStack.insertTeams(0..<rows, of: data, into: context)
-                    try context.save()
-                }
-                drainMainQueue()
-                return elapsed
+            CoreDataVariants.insert(rows: rows, of: data) {
+                try CoreDataStack.container(at: server.storeURL(try server.makeSchema()), type: NSPostgreSQLStoreType)
             },
             Variant(label: "postgres-nio", role: .postgresNIO) {
                 let connection = try emptyTable()
@@ -78,17 +71,7 @@ extension BenchmarkCase {
         let (container, schema) = try server.populatedStore(data: env.data, rows: env.rows)
         let connection = try server.connect(schema: schema)
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let context = CoreDataStack.context(container)
-                let request = CoreDataStack.teamRequest()
-                request.returnsObjectsAsFaults = false
-                return try Stopwatch.milliseconds {
-                    let teams = try context.fetch(request)
-                    var sum = 0.0
-                    for team in teams { sum += checksum(team) }
-                    consume(sum)
-                }
-            },
+            CoreDataVariants.fetchObjects(container),
             Variant(label: "postgres-nio", role: .postgresNIO) {
                 try Stopwatch.milliseconds {
                     consume(try blocking {
@@ -116,22 +99,13 @@ extension BenchmarkCase {
         needsPostgreSQL: true
     ) { env in
         let server = try env.postgresServer()
-        let (container, schema) = try server.populatedStore(data: env.data, rows: env.rows)
-        let context = CoreDataStack.context(container)
-        let connection = try server.connect(schema: schema)
+        let (context, connection, schema) = try server.populatedPair(data: env.data, rows: env.rows)
         let expected = Int(try server.integer("SELECT COUNT(*) FROM \(schema).ZTEAM WHERE ZWINS >= \(TeamSQL.winsThreshold) AND ZZONE <> '\(TeamSQL.excludedZone)'"))
         func check(_ count: Int) throws {
             if count != expected { throw BenchError("count: \(count), expected \(expected)") }
         }
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let request = CoreDataStack.teamRequest()
-                request.predicate = CoreDataStack.filteredPredicate
-                var result = 0
-                let elapsed = try Stopwatch.milliseconds { result = try context.count(for: request) }
-                try check(result)
-                return elapsed
-            },
+            CoreDataVariants.count(context, check: check),
             Variant(label: "postgres-nio", role: .postgresNIO) {
                 var result = 0
                 let elapsed = try Stopwatch.milliseconds {
@@ -158,9 +132,7 @@ extension BenchmarkCase {
         needsPostgreSQL: true
     ) { env in
         let server = try env.postgresServer()
-        let (container, schema) = try server.populatedStore(data: env.data, rows: env.rows)
-        let context = CoreDataStack.context(container)
-        let connection = try server.connect(schema: schema)
+        let (context, connection, schema) = try server.populatedPair(data: env.data, rows: env.rows)
         var round: Int32 = 0
         func nextValue() throws -> Int32 {
             try server.execute("VACUUM \(schema).ZTEAM")

@@ -111,6 +111,13 @@ final class PostgresServer {
         return (container, schema)
     }
 
+    /// A populated store (as `populatedStore`), our context on it and a postgres-nio connection
+    /// to its schema: what the cases that read or change existing rows start from.
+    func populatedPair(data: TeamData, rows: Int) throws -> (context: NSManagedObjectContext, connection: PostgresConnection, schema: String) {
+        let (container, schema) = try populatedStore(data: data, rows: rows)
+        return (CoreDataStack.context(container), try connect(schema: schema), schema)
+    }
+
     /// Closes the direct variants' connections and drops every schema made since the last call.
     func dropSchemas() {
         let connections = connections

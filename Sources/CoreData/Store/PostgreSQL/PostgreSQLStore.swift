@@ -19,6 +19,8 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     private var rowDecoders: [Int: SQLRowDecoder] = [:]
     /// Posts `.NSPersistentStoreRemoteChange` for other processes' commits, if the options ask.
     private var listener: (any PostgreSQLListener)?
+    /// What `setMetadata(_:for:)` gave, written with the next save; only under the store's lock.
+    var pendingMetadata: [String: Any]?
 
     /// Connections open at once per store.
     static let poolCapacity = ProcessInfo.processInfo.activeProcessorCount + 2
@@ -260,13 +262,21 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
 
     func apply(_ changes: StoreChanges) throws {
         guard !changes.isEmpty else { return }
-        try writeTransaction { session in
-            try checkVersions(changes, session)
-            try recordHistory(of: changes, session)
-            for row in changes.inserted { try insert(row, session) }
-            for (row, _) in changes.updated { try update(row, session) }
-            for change in changes.toMany { try writeToMany(change, session) }
-            for (objectID, _) in changes.deleted { try delete(objectID, session) }
+        // The store's lock (recursive, also taken by `writeTransaction`) covers the pending
+        // metadata from read to reset, as `setMetadata(_:for:)` sets it under the same lock.
+        try locked {
+            try writeTransaction { session in
+                try checkVersions(changes, session)
+                try recordHistory(of: changes, session)
+                if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: session) }
+                // Unique indexes check each statement: rows deleted or changed free their values
+                // before rows inserted by the same save take them.
+                for (objectID, _) in changes.deleted { try delete(objectID, session) }
+                for (row, _) in changes.updated { try update(row, session) }
+                for row in changes.inserted { try insert(row, session) }
+                for change in changes.toMany { try writeToMany(change, session) }
+            }
+            pendingMetadata = nil
         }
     }
 

@@ -84,6 +84,16 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// A string column as SELECT DISTINCT selects it: PostgreSQL wants each ORDER BY term of such a
+    /// statement in its select list, and `orderTerm` orders strings in byte order ("C"). The
+    /// values, and which of them are equal, stay the same.
+    func distinctString(_ sql: String) -> String {
+        switch self {
+        case .sqlite: sql
+        case .postgreSQL: "\(sql) COLLATE \"C\""
+        }
+    }
+
     /// The value that means "no limit" in `LIMIT ?`.
     var noLimit: SQLValue {
         switch self {

@@ -30,6 +30,8 @@ protocol SQLTableStore: BuiltInStore, HistoryTracking {
     func writeTransaction<T>(_ body: (Session) throws -> T) throws -> T
     /// Records one history transaction of `records`, inside the current write.
     func recordHistory(_ records: [HistoryRecord], origin: TransactionOrigin?, _ session: Session) throws
+    /// Metadata `setMetadata(_:for:)` gave, written with the next save (under the store's lock).
+    var pendingMetadata: [String: Any]? { get set }
 }
 
 extension SQLTableStore {

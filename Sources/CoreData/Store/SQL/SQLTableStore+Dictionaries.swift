@@ -16,7 +16,8 @@ extension SQLTableStore {
         var selected: [String] = []
         var readers: [(String, (Session.Row, inout Int32) -> Any?)] = []
         for column in request.columns {
-            let operand = try columns.operand(column.expression)
+            var operand = try columns.operand(column.expression)
+            if request.distinct, operand.kind == .string { operand.sql = dialect.distinctString(operand.sql) }
             readers.append((column.name, reader(for: column, operand: operand, selecting: &selected)))
         }
         let groups = try request.groupBy.map { try columns.operand($0.expression).sql }

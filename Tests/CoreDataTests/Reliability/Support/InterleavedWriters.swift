@@ -7,8 +7,6 @@ import Testing
 /// SQLite file, or a PostgreSQL schema when `store` is a `postgres://` URL), and the checks that
 /// hold for every store and merge policy.
 struct InterleavedWriters {
-    static let counterCount = 6
-
     let store: String
     let writers: Int
     /// `error` (stale saves conflict) or `overwrite` (they win, and updates are lost by design).
@@ -50,7 +48,7 @@ struct InterleavedWriters {
         do {
             let context = try StressModel.container(path: store).newBackgroundContext()
             try context.performAndWait {
-                for index in 0..<Self.counterCount {
+                for index in 0..<StressModel.interleavedCounterCount {
                     NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context).setValue("c\(index)", forKey: "name")
                 }
                 try context.save()
@@ -75,7 +73,7 @@ struct InterleavedWriters {
             Dictionary(uniqueKeysWithValues: try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).map { ($0.string("name") ?? "", $0.int64("value")) })
         }
         let outcome = Outcome(reports: reports, finals: finals)
-        #expect(finals.count == Self.counterCount)
+        #expect(finals.count == StressModel.interleavedCounterCount)
         print("\(writers) writers, \(policy) merge policy: \(seconds) s, \(outcome.saves) saves committed "
               + "(\(String(format: "%.0f", Double(outcome.saves) / Double(seconds))) a second), \(outcome.conflicts) conflicts reported as 133020, "
               + "\(outcome.unreachableSaves) failed with the server unreachable, \(outcome.lostUpdates) lost updates, "

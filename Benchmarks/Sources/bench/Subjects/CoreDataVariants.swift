@@ -1,0 +1,45 @@
+import CoreData
+
+/// Our side of the cases that run on SQLite and on PostgreSQL, written once: the same calls
+/// timed on whichever store the container opened.
+enum CoreDataVariants {
+    /// Inserts `rows` teams into the empty store `container` opens, then saves once.
+    static func insert(rows: Int, of data: TeamData, container: @escaping () throws -> NSPersistentContainer) -> Variant {
+        Variant(label: "CoreData", role: .coreData) {
+            let context = CoreDataStack.context(try container())
+            let elapsed = try Stopwatch.milliseconds {
+                CoreDataStack.insertTeams(0..<rows, of: data, into: context)
+                try context.save()
+            }
+            drainMainQueue()
+            return elapsed
+        }
+    }
+
+    /// Fetches every team as a materialised object and reads all five attributes.
+    static func fetchObjects(_ container: NSPersistentContainer) -> Variant {
+        Variant(label: "CoreData", role: .coreData) {
+            let context = CoreDataStack.context(container)
+            let request = CoreDataStack.teamRequest()
+            request.returnsObjectsAsFaults = false
+            return try Stopwatch.milliseconds {
+                let teams = try context.fetch(request)
+                var sum = 0.0
+                for team in teams { sum += checksum(team) }
+                consume(sum)
+            }
+        }
+    }
+
+    /// Counts the teams `CoreDataStack.filteredPredicate` matches; `check` judges the count.
+    static func count(_ context: NSManagedObjectContext, check: @escaping (Int) throws -> Void) -> Variant {
+        Variant(label: "CoreData", role: .coreData) {
+            let request = CoreDataStack.teamRequest()
+            request.predicate = CoreDataStack.filteredPredicate
+            var result = 0
+            let elapsed = try Stopwatch.milliseconds { result = try context.count(for: request) }
+            try check(result)
+            return elapsed
+        }
+    }
+}
