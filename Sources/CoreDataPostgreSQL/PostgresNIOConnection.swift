@@ -42,7 +42,9 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
 
     /// Waits for the server's answer on this thread (never an event loop's). postgres-nio can leave
     /// a query sent as the server ends the session unanswered for ever (seen when the server
-    /// restarts under eight writers), so the wait also ends when the connection closes.
+    /// restarts under eight writers), so the wait also ends when the connection has closed,
+    /// looked at every 100 ms (a callback on `closeFuture` per query would pile up on a pooled
+    /// connection for as long as it lives).
     private func answer(to query: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
         let settled = DispatchSemaphore(value: 0)
         let answer = NIOLockedValueBox<Result<PostgresQueryResult, any Error>?>(nil)
@@ -50,8 +52,7 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
             answer.withLockedValue { $0 = result }
             settled.signal()
         }
-        connection.closeFuture.whenComplete { _ in settled.signal() }
-        settled.wait()
+        while settled.wait(timeout: .now() + .milliseconds(100)) == .timedOut, !connection.isClosed {}
         guard let result = answer.withLockedValue({ $0 }) else {
             throw PostgreSQLFailure.connectionLost("the connection closed before the server answered")
         }

@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
     private func validate(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) throws {
         // An object whose row the store could not give holds nothing to validate or write:
         // the save fails with the store's error (a lost server), not as a validation error.
-        if let unread = (updated + deleted).lazy.compactMap(\.unreadRowError).first { throw unread }
+        for object in [updated, deleted].joined() { if let unread = object.unreadRowError { throw unread } }
         var errors: [NSError] = []
         func collect(_ body: () throws -> Void) {
             do { try body() } catch let error as NSError { errors.append(error) }

@@ -260,29 +260,9 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         return Array((maximum - Int64(count) + 1)...maximum)
     }
 
-    func apply(_ changes: StoreChanges) throws {
-        guard !changes.isEmpty else { return }
-        // The store's lock (recursive, also taken by `writeTransaction`) covers the pending
-        // metadata from read to reset, as `setMetadata(_:for:)` sets it under the same lock.
-        try locked {
-            try writeTransaction { session in
-                try checkVersions(changes, session)
-                try recordHistory(of: changes, session)
-                if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: session) }
-                // Unique indexes check each statement: rows deleted or changed free their values
-                // before rows inserted by the same save take them.
-                for (objectID, _) in changes.deleted { try delete(objectID, session) }
-                for (row, _) in changes.updated { try update(row, session) }
-                for row in changes.inserted { try insert(row, session) }
-                for change in changes.toMany { try writeToMany(change, session) }
-            }
-            pendingMetadata = nil
-        }
-    }
-
     /// Optimistic locking: locks the rows the save changes and refuses the whole save if one
     /// moved on since the context read it.
-    private func checkVersions(_ changes: StoreChanges, _ session: PostgreSQLSession) throws {
+    func checkVersions(_ changes: StoreChanges, _ session: PostgreSQLSession) throws {
         let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
         guard !expectations.isEmpty else { return }
         // Versions by table and key; tables lock in name order, rows in key order, so two saves

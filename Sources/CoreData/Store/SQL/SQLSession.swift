@@ -28,6 +28,11 @@ protocol SQLTableStore: BuiltInStore, HistoryTracking {
     func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription
     /// Runs `body` in one write transaction.
     func writeTransaction<T>(_ body: (Session) throws -> T) throws -> T
+    /// Refuses (`StoreVersionConflict`) a save whose updated or deleted rows another save
+    /// changed since they were read; PostgreSQL also locks those rows until the commit.
+    func checkVersions(_ changes: StoreChanges, _ session: Session) throws
+    /// Records a save's history inside its write (and, on PostgreSQL, announces the commit).
+    func recordHistory(of changes: StoreChanges, _ session: Session) throws
     /// Records one history transaction of `records`, inside the current write.
     func recordHistory(_ records: [HistoryRecord], origin: TransactionOrigin?, _ session: Session) throws
     /// Metadata `setMetadata(_:for:)` gave, written with the next save (under the store's lock).

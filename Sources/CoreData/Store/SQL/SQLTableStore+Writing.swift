@@ -1,6 +1,28 @@
 /// The row writes of a save, the same on SQLite and PostgreSQL: one statement per row, built
 /// once per table (`SQLTableLayout`), and the to-many rows that live apart from the rows.
 extension SQLTableStore {
+    /// A save, in one write transaction: versions checked, history recorded, metadata from
+    /// `setMetadata(_:for:)` written, then the rows. Rows deleted or changed go before rows
+    /// inserted, so that a value they free under a uniqueness constraint (a unique index, on
+    /// PostgreSQL, checks each statement) can be taken by an insert of the same save.
+    func apply(_ changes: StoreChanges) throws {
+        guard !changes.isEmpty else { return }
+        // The store's lock (recursive, also taken by `writeTransaction`) covers the pending
+        // metadata from read to reset, as `setMetadata(_:for:)` sets it under the same lock.
+        try locked {
+            try writeTransaction { session in
+                try checkVersions(changes, session)
+                try recordHistory(of: changes, session)
+                if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: session) }
+                for (objectID, _) in changes.deleted { try delete(objectID, session) }
+                for (row, _) in changes.updated { try update(row, session) }
+                for row in changes.inserted { try insert(row, session) }
+                for change in changes.toMany { try writeToMany(change, session) }
+            }
+            pendingMetadata = nil
+        }
+    }
+
     func insert(_ row: RowSnapshot, _ session: Session) throws {
         let layout = layout(for: row.objectID.entity)
         let values: [SQLValue] = [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]

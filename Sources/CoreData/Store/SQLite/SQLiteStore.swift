@@ -385,27 +385,9 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
         }
     }
 
-    func apply(_ changes: StoreChanges) throws {
-        guard !changes.isEmpty else { return }
-        // The store's lock (recursive, also taken by `writeTransaction`) covers the pending
-        // metadata from read to reset, as `setMetadata(_:for:)` sets it under the same lock.
-        try locked {
-            try writeTransaction { connection in
-                try checkVersions(changes, connection)
-                try recordHistory(of: changes, connection)
-                if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: connection) }
-                for row in changes.inserted { try insert(row, connection) }
-                for (row, _) in changes.updated { try update(row, connection) }
-                for change in changes.toMany { try writeToMany(change, connection) }
-                for (objectID, _) in changes.deleted { try delete(objectID, connection) }
-            }
-            pendingMetadata = nil
-        }
-    }
-
     /// Optimistic locking: every updated or deleted row must still have the version the context
     /// read; otherwise the whole save is refused with the rows as they now are.
-    private func checkVersions(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
+    func checkVersions(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
         let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
         var conflicts: [NSManagedObjectID] = []
         for (objectID, expected) in expectations {
