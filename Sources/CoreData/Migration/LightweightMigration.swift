@@ -6,11 +6,16 @@ enum LightweightMigration {
     static func sourceModel(of store: String, metadata: [String: Any], destination: NSManagedObjectModel,
                             archived: () -> NSManagedObjectModel?, userInfo: [String: Any]) throws -> NSManagedObjectModel {
         guard let sourceModel = destination.sourceModel(forStoreMetadata: metadata, archived: archived) else {
-            throw CoreDataError.make(NSMigrationMissingSourceModelError,
-                "Can't find the model \(store) was written with (not among the model's versions, the main bundle or the store's own copy)",
-                userInfo)
+            throw missingSourceModel(of: store, userInfo: userInfo)
         }
         return sourceModel
+    }
+
+    /// 134130: no model with the store's hashes was found.
+    static func missingSourceModel(of store: String, userInfo: [String: Any]) -> NSError {
+        CoreDataError.make(NSMigrationMissingSourceModelError,
+            "Can't find the model \(store) was written with (not among the model's versions, the main bundle or the store's own copy)",
+            userInfo)
     }
 
     /// A mapping model in the main bundle from `source` to `destination`, or one inferred when

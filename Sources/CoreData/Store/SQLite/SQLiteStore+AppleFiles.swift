@@ -13,16 +13,15 @@ extension SQLiteStore {
     }
 
     /// Whether the store at `path`, whose recorded hashes are not `model`'s, is opened as it is,
-    /// keeping its hashes: when no model we can find wrote it (so no migration could start)
-    /// and its tables already hold `model`'s layout (`SQLiteSchemaCheck`). That is the case of
+    /// keeping its hashes: when no model we can find wrote it (`sourceModel` is nil, so no
+    /// migration could start) and its tables already hold `model`'s layout (`SQLiteSchemaCheck`). That is the case of
     /// a store Apple's framework wrote with this model, and keeping its hashes keeps it a
     /// store Apple opens without migrating.
     ///
     /// A store whose model is found still migrates, even if its tables happen to match: a
     /// change such as an attribute turning mandatory needs the migration's checks.
-    func opensAsWritten(path: String, metadata: [String: Any], model: NSManagedObjectModel) throws -> Bool {
-        guard stagedMigrationManager == nil,
-              model.sourceModel(forStoreMetadata: metadata, archived: { try? SQLModelCache.model(inStoreAt: path) }) == nil else { return false }
+    func opensAsWritten(path: String, model: NSManagedObjectModel, sourceModel: NSManagedObjectModel?) throws -> Bool {
+        guard stagedMigrationManager == nil, sourceModel == nil else { return false }
         do {
             let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
             return try SQLiteSchemaCheck.differences(in: reader, layouts: Array(layouts.values), model: model).isEmpty

@@ -16,17 +16,28 @@ extension SQLiteStore {
     /// mapping can be inferred (the inference error, 134190, underneath), and 134110 when the
     /// migration itself fails; in every case the file is left as it was (or, for a staged
     /// migration, as the last stage that completed left it).
-    func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel) throws {
-        let archived = { try? SQLModelCache.model(inStoreAt: path) }
+    /// `sourceModel` is what `lightweightSourceModel` found (nil for a staged migration, whose
+    /// manager looks among its stages' models first).
+    func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel, from sourceModel: NSManagedObjectModel?) throws {
         if let staged = stagedMigrationManager {
-            try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: archived) { source, destination in
+            try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: { try? SQLModelCache.model(inStoreAt: path) }) { source, destination in
                 try migrateStep(path: path, from: source, to: destination, metadata: try readMetadata(path: path))
             }
             return
         }
-        let sourceModel = try LightweightMigration.sourceModel(of: "the store at \(path)", metadata: metadata, destination: model,
-                                                               archived: archived, userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+        guard let sourceModel else {
+            throw LightweightMigration.missingSourceModel(of: "the store at \(path)", userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+        }
         try migrateStep(path: path, from: sourceModel, to: model, metadata: metadata)
+    }
+
+    /// The model the store file at `path` was written with, looked for once per open (the
+    /// search lists the main bundle's folder): among `destination`'s versions, the main
+    /// bundle and the store's own copy. Nil when none has the store's hashes, or when a staged
+    /// migration will do its own search.
+    func lightweightSourceModel(path: String, metadata: [String: Any], destination: NSManagedObjectModel) -> NSManagedObjectModel? {
+        guard stagedMigrationManager == nil else { return nil }
+        return destination.sourceModel(forStoreMetadata: metadata, archived: { try? SQLModelCache.model(inStoreAt: path) })
     }
 
     /// One lightweight migration, in one transaction.

@@ -52,16 +52,18 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
             // Check the file read-only first, so a foreign or corrupt file is never written to,
             // not even by switching its journal mode.
             var storedMetadata = try readMetadata(path: path)
-            if !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata),
-               try !opensAsWritten(path: path, metadata: storedMetadata, model: model) {
-                if migratesAutomatically, !isReadOnly {
-                    try migrate(path: path, metadata: storedMetadata, to: model)
-                    storedMetadata = try readMetadata(path: path)
-                }
-                guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
-                    throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
-                        "The model used to open the store is incompatible with the one used to create the store at \(path)",
-                        [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+            if !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) {
+                let sourceModel = lightweightSourceModel(path: path, metadata: storedMetadata, destination: model)
+                if try !opensAsWritten(path: path, model: model, sourceModel: sourceModel) {
+                    if migratesAutomatically, !isReadOnly {
+                        try migrate(path: path, metadata: storedMetadata, to: model, from: sourceModel)
+                        storedMetadata = try readMetadata(path: path)
+                    }
+                    guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
+                        throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
+                            "The model used to open the store is incompatible with the one used to create the store at \(path)",
+                            [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, "metadata": storedMetadata])
+                    }
                 }
             }
             metadata = storedMetadata
