@@ -62,8 +62,7 @@ extension SQLiteStore {
             return
         }
         do {
-            let connection = try SQLiteConnection(path: path, create: false)
-            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+            let connection = try writer(path: path)
             try connection.transaction { try inPlace.run(on: connection, metadata: metadata) }
         } catch {
             throw CoreDataError.make(NSMigrationError, "The migration of the store at \(path) failed; the store is unchanged",
@@ -78,6 +77,9 @@ extension SQLiteStore {
     private func migrateByObjects(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, mapping: NSMappingModel) throws {
         let storeFile = URL(fileURLWithPath: path)
         let newFile = storeFile.deletingLastPathComponent().appendingPathComponent(".\(storeFile.lastPathComponent).migrating-\(UUID().uuidString)")
+        // A writer an earlier stage migrated through must not outlive the old file: its
+        // `-wal` and `-shm` names would be the new file's after the rename.
+        closeWriter()
         // The old store's WAL belongs to the old file: folded into it (and, at close,
         // deleted) first, or SQLite would replay it onto the new file after the rename.
         try SQLiteConnection(path: path, create: false).execute("PRAGMA wal_checkpoint(TRUNCATE)")

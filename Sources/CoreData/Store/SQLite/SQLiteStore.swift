@@ -68,10 +68,10 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
             }
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
-            connection = try open(path: path)
+            let writer = try writer(path: path)
             do {
-                try runMaintenanceOptions(on: connection!)
-                try prepareHistoryTables(connection!)
+                try runMaintenanceOptions(on: writer)
+                try prepareHistoryTables(writer)
                 commitWatcher = try startRemoteChangeWatcher()
             } catch let error as SQLiteError {
                 throw error.cocoaError(storeURL: storeURL)
@@ -120,6 +120,23 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
         throw CoreDataError.make(NSPersistentStoreOpenError,
             "There is no store at \(path), but its write-ahead log \(wal) (\(size.intValue) bytes) is there: the database file was moved or deleted without it. Put the database back beside it, or remove the -wal file to start a new store; both were left untouched.",
             [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+    }
+
+    /// The store's writer, opened now if it is not open yet. An in-place migration runs on it
+    /// and the store keeps it: a connection of the migration's own would, on closing as the
+    /// file's last, checkpoint the WAL it wrote (fsyncs of the WAL, its folder and the
+    /// database) and delete it, for the store to make a new one; this way the store's close
+    /// checkpoints once.
+    func writer(path: String) throws -> SQLiteConnection {
+        if let connection { return connection }
+        let opened = try open(path: path)
+        connection = opened
+        return opened
+    }
+
+    /// Closes the writer a migration opened, before a migration replaces the file under it.
+    func closeWriter() {
+        connection = nil
     }
 
     /// Opens the existing store file (creation writes a temporary file and moves it in place)
