@@ -7,10 +7,10 @@ enum QueryGenerationPin {
     case pinned(QueryGeneration)
 }
 
-/// Query generations: a top-level context on a SQLite store can read one fixed version of the
-/// data while other contexts and processes save. A pinned context moves to the latest
-/// generation when it saves, merges another context's save, or is reset, as on Apple
-/// platforms; its own unsaved changes show as always.
+/// Query generations: a top-level context on a SQLite or PostgreSQL store can read one fixed
+/// version of the data while other contexts, processes and machines save. A pinned context
+/// moves to the latest generation when it saves, merges another context's save, or is reset,
+/// as on Apple platforms; its own unsaved changes show as always.
 extension NSManagedObjectContext {
     /// The token of the generation this context reads, or nil when it is not pinned. Asking
     /// pins a context set to `.current` now, so the token can pin other contexts to the
@@ -29,8 +29,8 @@ extension NSManagedObjectContext {
     /// token of another context of the same coordinator); nil unpins it.
     ///
     /// Throws 134091 (`NSPersistentStoreUnsupportedRequestTypeError`) when the context reads
-    /// through a parent context or its store is not a SQLite store, and 134060
-    /// (`NSCoreDataError`) for a token of another store.
+    /// through a parent context or its store keeps no generations (only the SQLite and
+    /// PostgreSQL stores do), and 134060 (`NSCoreDataError`) for a token of another store.
     public func setQueryGenerationFrom(_ generation: NSQueryGenerationToken?) throws {
         try performAndWait {
             guard let generation else {
@@ -80,10 +80,10 @@ extension NSManagedObjectContext {
         return generation
     }
 
-    private func generationStore() throws -> SQLiteStore {
+    private func generationStore() throws -> any QueryGenerationStore {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        guard let store = try coordinator.store(for: nil) as? SQLiteStore else {
-            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "Query generations need a SQLite store")
+        guard let store = try coordinator.store(for: nil) as? any QueryGenerationStore else {
+            throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "Query generations need a SQLite or PostgreSQL store")
         }
         return store
     }

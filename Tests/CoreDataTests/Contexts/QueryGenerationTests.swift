@@ -2,9 +2,10 @@ import CoreData
 import Foundation
 import Testing
 
-/// Query generations: a pinned context reads one version of a SQLite store while others save.
-@Suite(.sqliteOnly("query generations are built on SQLite's WAL snapshots; the PostgreSQL store has none yet (README)"))
-struct QueryGenerationTests {
+/// Query generations: a pinned context reads one version of the store while others save (on
+/// SQLite, and on PostgreSQL through scripts/postgres-suites; PostgreSQLQueryGenerationTests
+/// adds what only PostgreSQL can do to a generation).
+@Suite struct QueryGenerationTests {
     let directory = TemporaryDirectory()
 
     private func names(in context: NSManagedObjectContext) throws -> [String] {
@@ -139,7 +140,23 @@ struct QueryGenerationTests {
         #expect(try names(in: container.newBackgroundContext()) == ["Grace"])
     }
 
-    @Test func storesOtherThanSQLiteAndChildContextsRefuseToPin() throws {
+    /// A generation holds a connection of its own, outside the store's readers: more of them
+    /// than the store has pooled connections must not make a reader or a save wait.
+    @Test func morePinnedContextsThanPooledConnectionsLeaveReadersAndTheWriterFree() throws {
+        let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))
+        try save({ $0.insertPerson("Ada") }, in: container)
+        let pinned = try (0..<12).map { _ in
+            let context = container.newBackgroundContext()
+            try context.setQueryGenerationFrom(.current)
+            #expect(try names(in: context) == ["Ada"])
+            return context
+        }
+        try save({ $0.insertPerson("Grace") }, in: container)
+        #expect(try names(in: container.newBackgroundContext()) == ["Ada", "Grace"])
+        for context in pinned { #expect(try names(in: context) == ["Ada"]) }
+    }
+
+    @Test func storesWithoutGenerationsAndChildContextsRefuseToPin() throws {
         let memory = try makeContainer(model: PeopleModel.make(), storeURL: nil, type: NSInMemoryStoreType)
         #expect(throws: (any Error).self) { try memory.viewContext.setQueryGenerationFrom(.current) }
         let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("People.sqlite"))

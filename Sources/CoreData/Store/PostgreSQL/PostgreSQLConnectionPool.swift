@@ -33,6 +33,43 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         }
     }
 
+    /// Takes a connection out of the pool for as long as the caller likes (a query generation
+    /// holds one): an idle one if there is one, else a new one. It no longer counts against
+    /// `capacity`, and this never waits for a lent connection, so however many are taken out,
+    /// readers and writers still get theirs.
+    func detach() throws -> any PostgreSQLConnection {
+        condition.lock()
+        while let connection = idle.popLast() {
+            open -= 1
+            guard connection.isOpen else {
+                condition.unlock()
+                connection.close()
+                condition.lock()
+                continue
+            }
+            condition.unlock()
+            return connection
+        }
+        let closed = self.closed
+        condition.unlock()
+        if closed { throw PostgreSQLFailure.connectionLost("the store was removed from its coordinator") }
+        return try connector.connect(to: endpoint)
+    }
+
+    /// Takes back a connection `detach` gave out: kept if it is healthy and the pool has room,
+    /// closed otherwise.
+    func reattach(_ connection: any PostgreSQLConnection, healthy: Bool) {
+        condition.lock()
+        let keep = healthy && !closed && open < capacity
+        if keep {
+            idle.append(connection)
+            open += 1
+            condition.signal()
+        }
+        condition.unlock()
+        if !keep { connection.close() }
+    }
+
     func close() {
         condition.lock()
         closed = true

@@ -7,7 +7,7 @@ import Foundation
 /// it checks (`SELECT … FOR UPDATE`), so optimistic locking holds between machines as it holds
 /// between processes on SQLite. Primary keys come from `Z_PRIMARYKEY` by one atomic
 /// `UPDATE … RETURNING`, so no two writers get the same key.
-final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, @unchecked Sendable {
+final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, QueryGenerationStore, @unchecked Sendable {
     var dialect: SQLDialect { .postgreSQL }
     private(set) var endpoint: PostgreSQLEndpoint!
     private var pool: PostgreSQLConnectionPool?
@@ -118,11 +118,35 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         rowDecoders[Int(number)]?.entity ?? fallback
     }
 
-    /// Runs `body` on the calling thread's write connection, or on a pooled one.
+    /// Runs `body` on the calling thread's write connection, on the connection of the query
+    /// generation the calling context is pinned to, or on a pooled one.
     func read<T>(_ body: (PostgreSQLSession) throws -> T) throws -> T {
         let inside = writing.withLock { current in current.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.session : nil } }
         if let inside { return try body(inside) }
+        if let generation = pinnedGeneration { return try storeOperation { try generation.read(of: self, body) } }
         return try storeOperation { try connections().withConnection(body) }
+    }
+
+    /// A new query generation: a connection taken out of the pool, inside a read-only
+    /// `REPEATABLE READ` transaction that has read once (which fixes its snapshot). Released, it
+    /// rolls back and goes back to the pool, or is closed if it broke; a read through a broken
+    /// one throws the lost connection like any read, until the context is pinned afresh.
+    func makeQueryGeneration() throws -> QueryGeneration {
+        try storeOperation {
+            let pool = try connections()
+            let connection = try pool.detach()
+            let session = PostgreSQLSession(connection: connection)
+            do {
+                try session.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try session.query("SELECT 1 FROM Z_METADATA LIMIT 1") { _ in }
+            } catch {
+                pool.reattach(connection, healthy: false)
+                throw error
+            }
+            return QueryGeneration(store: self, session: session) {
+                pool.reattach(connection, healthy: connection.isOpen && (try? session.run("ROLLBACK")) != nil)
+            }
+        }
     }
 
     /// Runs `body` in one transaction under the store's lock (writes of one process queue

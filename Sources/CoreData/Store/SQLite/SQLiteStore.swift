@@ -1,5 +1,5 @@
 /// A store in one SQLite file, in Apple's layout (DESIGN.md §2), reading rows on demand.
-final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
+final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore, @unchecked Sendable {
     var dialect: SQLDialect { .sqlite }
     /// The one connection that writes, and reads inside a write (a batch delete's rule walk).
     private var connection: SQLiteConnection?
@@ -275,20 +275,24 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, @unchecked Sendable {
         let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         guard !insideWrite, let readers = readers.withLock({ $0 }) else { return try locked { try run(body) } }
         do {
-            if let generation = QueryGeneration.pinned, generation.store === self { return try generation.read(body) }
+            if let generation = pinnedGeneration { return try generation.read(of: self, body) }
             return try readers.read(singleStatement: singleStatement, body)
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
     }
 
-    /// A new query generation: the data as committed now, kept while the generation lives.
+    /// A new query generation: a reader of its own, outside the pool, inside a read
+    /// transaction that has read once (in WAL mode that fixes its snapshot).
     func makeQueryGeneration() throws -> QueryGeneration {
         guard let readers = readers.withLock({ $0 }) else {
             throw CoreDataError.misuse("The store at \(storeURL.path) is not open")
         }
         do {
-            return try QueryGeneration(store: self, connection: readers.openDedicatedReader())
+            let reader = try readers.openDedicatedReader()
+            try reader.run("BEGIN DEFERRED")
+            try reader.query("SELECT 1 FROM Z_METADATA LIMIT 1") { _ in }
+            return QueryGeneration(store: self, session: reader) { _ = try? reader.run("ROLLBACK") }
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }
