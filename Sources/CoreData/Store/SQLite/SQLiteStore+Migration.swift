@@ -17,18 +17,25 @@ extension SQLiteStore {
     /// migration itself fails; in every case the file is left as it was (or, for a staged
     /// migration, as the last stage that completed left it).
     /// `sourceModel` is what `lightweightSourceModel` found (nil for a staged migration, whose
-    /// manager looks among its stages' models first).
-    func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel, from sourceModel: NSManagedObjectModel?) throws {
+    /// manager looks among its stages' models first). Returns the metadata the migrated store
+    /// records, read on the store's writer.
+    func migrate(path: String, metadata: [String: Any], to model: NSManagedObjectModel,
+                 from sourceModel: NSManagedObjectModel?) throws -> [String: Any] {
         if let staged = stagedMigrationManager {
-            try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: { try? SQLModelCache.model(inStoreAt: path) }) { source, destination in
+            try staged.migrate(storeAt: storeURL, metadata: metadata, to: model, archived: { archivedModel(path: path) }) { source, destination in
                 try migrateStep(path: path, from: source, to: destination, metadata: try readMetadata(path: path))
             }
-            return
+        } else {
+            guard let sourceModel else {
+                throw LightweightMigration.missingSourceModel(of: "the store at \(path)", userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+            }
+            try migrateStep(path: path, from: sourceModel, to: model, metadata: metadata)
         }
-        guard let sourceModel else {
-            throw LightweightMigration.missingSourceModel(of: "the store at \(path)", userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+        do {
+            return try readMetadataRow(writer(path: path)) ?? [:]
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
         }
-        try migrateStep(path: path, from: sourceModel, to: model, metadata: metadata)
     }
 
     /// The model the store file at `path` was written with, looked for once per open (the
@@ -37,7 +44,13 @@ extension SQLiteStore {
     /// migration will do its own search.
     func lightweightSourceModel(path: String, metadata: [String: Any], destination: NSManagedObjectModel) -> NSManagedObjectModel? {
         guard stagedMigrationManager == nil else { return nil }
-        return destination.sourceModel(forStoreMetadata: metadata, archived: { try? SQLModelCache.model(inStoreAt: path) })
+        return destination.sourceModel(forStoreMetadata: metadata, archived: { archivedModel(path: path) })
+    }
+
+    /// The copy of the model the store file keeps, or nil; read without writing, as the store
+    /// may yet be refused (the writer's close would checkpoint a WAL into it).
+    private func archivedModel(path: String) -> NSManagedObjectModel? {
+        try? SQLModelCache.model(inStoreAt: path)
     }
 
     /// One lightweight migration, in one transaction.

@@ -56,8 +56,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
                 let sourceModel = lightweightSourceModel(path: path, metadata: storedMetadata, destination: model)
                 if try !opensAsWritten(path: path, model: model, sourceModel: sourceModel) {
                     if migratesAutomatically, !isReadOnly {
-                        try migrate(path: path, metadata: storedMetadata, to: model, from: sourceModel)
-                        storedMetadata = try readMetadata(path: path)
+                        storedMetadata = try migrate(path: path, metadata: storedMetadata, to: model, from: sourceModel)
                     }
                     guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: storedMetadata) else {
                         throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
