@@ -39,14 +39,8 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
     /// readers and writers still get theirs.
     func detach() throws -> any PostgreSQLConnection {
         condition.lock()
-        while let connection = idle.popLast() {
+        if let connection = takeIdleConnection() {
             open -= 1
-            guard connection.isOpen else {
-                condition.unlock()
-                connection.close()
-                condition.lock()
-                continue
-            }
             condition.unlock()
             return connection
         }
@@ -80,6 +74,20 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
         for connection in connections { connection.close() }
     }
 
+    /// An idle connection that is still open, still counted in `open`; nil when none is idle.
+    /// Ones the server closed while idle (a restart) are closed and uncounted on the way, to
+    /// be replaced rather than used. Call with `condition` locked; it is unlocked around closes.
+    private func takeIdleConnection() -> (any PostgreSQLConnection)? {
+        while let connection = idle.popLast() {
+            if connection.isOpen { return connection }
+            open -= 1
+            condition.unlock()
+            connection.close()
+            condition.lock()
+        }
+        return nil
+    }
+
     private func borrow() throws -> any PostgreSQLConnection {
         condition.lock()
         while true {
@@ -87,15 +95,7 @@ final class PostgreSQLConnectionPool: @unchecked Sendable {
                 condition.unlock()
                 throw PostgreSQLFailure.connectionLost("the store was removed from its coordinator")
             }
-            if let connection = idle.popLast() {
-                // One the server closed while idle (a restart) is replaced, not used.
-                guard connection.isOpen else {
-                    open -= 1
-                    condition.unlock()
-                    connection.close()
-                    condition.lock()
-                    continue
-                }
+            if let connection = takeIdleConnection() {
                 condition.unlock()
                 return connection
             }
