@@ -14,9 +14,9 @@ extension SQLiteStore {
 
     /// Whether the store at `path`, whose recorded hashes are not `model`'s, is opened as it is,
     /// keeping its hashes: when no model we can find wrote it (`sourceModel` is nil, so no
-    /// migration could start) and its tables already hold `model`'s layout (`SQLiteSchemaCheck`). That is the case of
-    /// a store Apple's framework wrote with this model, and keeping its hashes keeps it a
-    /// store Apple opens without migrating.
+    /// migration could start) and its tables already hold `model`'s layout
+    /// (`SQLiteSchemaCheck`). That is the case of a store Apple's framework wrote with this
+    /// model, and keeping its hashes keeps it a store Apple opens without migrating.
     ///
     /// A store whose model is found still migrates, even if its tables happen to match: a
     /// change such as an attribute turning mandatory needs the migration's checks.

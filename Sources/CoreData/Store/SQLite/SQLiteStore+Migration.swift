@@ -16,6 +16,7 @@ extension SQLiteStore {
     /// mapping can be inferred (the inference error, 134190, underneath), and 134110 when the
     /// migration itself fails; in every case the file is left as it was (or, for a staged
     /// migration, as the last stage that completed left it).
+    ///
     /// `sourceModel` is what `lightweightSourceModel` found (nil for a staged migration, whose
     /// manager looks among its stages' models first). Returns the metadata the migrated store
     /// records, read on the store's writer.
