@@ -211,9 +211,19 @@ extension NSManagedObject {
     }
 
     func noteChange(_ key: String) {
+        // Room for the usual number of changed keys at the first: growing a set of strings one
+        // doubling at a time cost more than the insertions themselves (five keys, three resizes).
+        if changedKeys.isEmpty { changedKeys.reserveCapacity(Self.expectedChangedKeyCount(values.index)) }
         changedKeys.insert(key)
+        if eventChangedKeys.isEmpty { eventChangedKeys.reserveCapacity(Self.expectedChangedKeyCount(values.index)) }
         eventChangedKeys.insert(key)
         managedObjectContext?.objectDidChange(self)
+    }
+
+    /// Every property, up to sixteen: enough for a new object's values without a resize, and
+    /// little memory wasted on an object of a wide entity that changes one property.
+    private static func expectedChangedKeyCount(_ index: PropertyIndex) -> Int {
+        min(index.properties.count, 16)
     }
 
     private func noteUnknownKey(_ key: String) {

@@ -47,7 +47,7 @@ extension NSManagedObjectContext {
         }
         undoRecording?.closeStep()
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
-        postObjectsDidChange(inserted: inserted, updated: updated, deleted: deleted)
+        postObjectsDidChange(inserted: inserted.objects, updated: updated.objects, deleted: deleted.objects)
     }
 
     func postObjectsDidChange(inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>,

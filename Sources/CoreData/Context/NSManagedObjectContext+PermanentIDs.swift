@@ -21,15 +21,18 @@ extension NSManagedObjectContext {
 
     /// Adopts what a parent's saves left in the mailbox. One atomic load when the mailbox is
     /// empty, so look-ups on the hot path can afford it; off the context's queue (an
-    /// asynchronous fetch reads there) it leaves the mailbox for the queue to empty.
-    func adoptPendingPermanentIDs() {
+    /// asynchronous fetch reads there) it leaves the mailbox for the queue to empty. Returns
+    /// whether it re-keyed anything, so a look-up that missed need not look again otherwise.
+    @discardableResult
+    func adoptPendingPermanentIDs() -> Bool {
         guard hasPendingPermanentIDs.load(ordering: .acquiring), isOnQueue,
-              hasPendingPermanentIDs.exchange(false, ordering: .acquiring) else { return }
+              hasPendingPermanentIDs.exchange(false, ordering: .acquiring) else { return false }
         let mapping = pendingPermanentIDs.withLock { pending in
             defer { pending = [:] }
             return pending
         }
         adoptPermanentIDs(mapping)
+        return true
     }
 
     /// Re-keys registered objects, read-ahead rows and stored references from temporary IDs to

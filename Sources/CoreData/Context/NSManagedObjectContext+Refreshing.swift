@@ -24,7 +24,7 @@ extension NSManagedObjectContext {
             }
             forgetPendingChanges()
             guard !removed.isEmpty || !restored.isEmpty || !reverted.isEmpty else { return }
-            postObjectsDidChange(inserted: restored, updated: [], deleted: removed, refreshed: reverted)
+            postObjectsDidChange(inserted: restored.objects, updated: [], deleted: removed.objects, refreshed: reverted.objects)
         }
     }
 

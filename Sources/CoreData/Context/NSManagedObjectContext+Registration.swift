@@ -83,10 +83,8 @@ extension NSManagedObjectContext {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         ConcurrencyDebug.check(self, "object(with:)")
         if let object = registered[objectID] { return object }
-        adoptPendingPermanentIDs()
-        if let object = registered[objectID] { return object }
-        let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
-        let object = objectClass.init(_entity: objectID.entity, insertInto: nil)
+        if adoptPendingPermanentIDs(), let object = registered[objectID] { return object }
+        let object = faultClass(for: objectID.entity).init(_entity: objectID.entity, insertInto: nil)
         object.objectID = objectID
         object.managedObjectContext = self
         object.faultFlag = true
@@ -95,6 +93,15 @@ extension NSManagedObjectContext {
             store.managedObjectContextDidRegisterObjects(with: [objectID])
         }
         return object
+    }
+
+    /// The class of a new fault of `entity`. Only a subclass is remembered: a class name that
+    /// nothing answers yet (`NSManagedObject`) may be answered by a class used later.
+    private func faultClass(for entity: NSEntityDescription) -> NSManagedObject.Type {
+        if let last = lastFaultClass, last.entity === entity { return last.objectClass }
+        let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: entity)
+        if objectClass != NSManagedObject.self { lastFaultClass = (entity, objectClass) }
+        return objectClass
     }
 
     /// The object for `objectID` with its values loaded; throws 133000 if its row is gone.
@@ -132,19 +139,19 @@ extension NSManagedObjectContext {
     /// Objects inserted since the last save.
     public var insertedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "insertedObjects")
-        return insertedSet
+        return insertedSet.objects
     }
 
     /// Stored objects deleted since the last save (new objects deleted again are simply gone).
     public var deletedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "deletedObjects")
-        return deletedSet.filter { !$0.insertedFlag }
+        return deletedSet.filter { !$0.insertedFlag }.objects
     }
 
     /// Stored objects with unsaved property changes.
     public var updatedObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "updatedObjects")
-        return changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty }
+        return changedSet.filter { !$0.insertedFlag && !$0.deletedFlag && !$0.changedKeys.isEmpty }.objects
     }
 
     /// True when a save would write something.

@@ -62,22 +62,27 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The queue every use of this context and its objects is confined to.
     let queue: ReentrantQueue
 
-    // Object graph state; touched only on the context's queue.
-    var registered = ObjectIDMap<NSManagedObject>()
-    var insertedSet: Set<NSManagedObject> = []
-    var deletedSet: Set<NSManagedObject> = []
-    var changedSet: Set<NSManagedObject> = []
-    var unprocessedInserted: Set<NSManagedObject> = []
-    var unprocessedUpdated: Set<NSManagedObject> = []
-    var unprocessedDeleted: Set<NSManagedObject> = []
-    var isProcessingScheduled = false
+    // Object graph state; touched only on the context's queue. The hot tables skip the runtime's
+    // dynamic exclusivity check (see the note in `NSManagedObject`): nothing holds an access to
+    // one of them open across a call that could touch it again.
+    @exclusivity(unchecked) var registered = ObjectIDMap<NSManagedObject>()
+    /// The subclass the last fault was made of, and its entity: a fetch makes thousands of faults
+    /// of one entity, and asking the class registry by name hashes the class name each time.
+    var lastFaultClass: (entity: NSEntityDescription, objectClass: NSManagedObject.Type)?
+    @exclusivity(unchecked) var insertedSet = ManagedObjectSet()
+    @exclusivity(unchecked) var deletedSet = ManagedObjectSet()
+    @exclusivity(unchecked) var changedSet = ManagedObjectSet()
+    @exclusivity(unchecked) var unprocessedInserted = ManagedObjectSet()
+    @exclusivity(unchecked) var unprocessedUpdated = ManagedObjectSet()
+    @exclusivity(unchecked) var unprocessedDeleted = ManagedObjectSet()
+    @exclusivity(unchecked) var isProcessingScheduled = false
     var insertionCounter: UInt64 = 0
     /// Misuse found by calls that cannot throw (relating objects of two contexts), thrown by the
     /// next `save()`. Locked because the misuse may come from another context's queue.
     let misuseLock = NSLock()
     var misuseErrors: [NSError] = []
     /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
-    var rowCache = ObjectIDMap<RowSnapshot>()
+    @exclusivity(unchecked) var rowCache = ObjectIDMap<RowSnapshot>()
     /// The query generation this context reads the store at (see `setQueryGenerationFrom`).
     var queryGenerationPin = QueryGenerationPin.unpinned
     /// Temporary IDs an ancestor's save made permanent, not yet adopted (see
