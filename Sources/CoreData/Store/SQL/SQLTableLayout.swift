@@ -32,6 +32,10 @@ struct SQLTableLayout {
     let rowsByKeysQuery: String
 
     let dialect: SQLDialect
+    /// The root entity's property layout and each column's ordinal in it, so that writing a row
+    /// of the root entity (the common case) finds its values without hashing property names.
+    private let rootIndex: PropertyIndex
+    private let rootOrdinals: [Int?]
 
     init(root: NSEntityDescription, dialect: SQLDialect = .sqlite) {
         self.dialect = dialect
@@ -57,6 +61,9 @@ struct SQLTableLayout {
         }
         self.columns = columns
         self.orderColumns = orderColumns
+        let rootIndex = root.propertyIndex
+        self.rootIndex = rootIndex
+        rootOrdinals = columns.map { rootIndex.ordinals[$0.property.name] }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
         let placeholders = (1...names.count).map(dialect.placeholder).joined(separator: ", ")
         insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
@@ -68,22 +75,29 @@ struct SQLTableLayout {
         rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN \(dialect.keyList(dialect.placeholder(1)))"
     }
 
-    /// The values of `columns` for `row`, as a save binds them.
-    func columnValues(of row: RowSnapshot) throws -> [SQLValue] {
-        let ordinals = row.values.index.ordinals
-        return try columns.map { column in
-            // A column of a sibling entity sharing the table stays NULL.
-            guard let ordinal = ordinals[column.property.name], let value = row.values[ordinal: ordinal] else { return .null }
-            if !column.elementPath.isEmpty, let element = column.storedAttribute {
-                guard case .other(let elements as [String: Any]) = value else { return .null }
-                return try SQLValueCoding.encode(NSCompositeAttributeDescription.value(in: elements, at: column.elementPath[...]), as: element)
-            }
-            if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
-                return try SQLValueCoding.encode(value, as: attribute)
-            }
-            guard case .objectID(let target) = value, let key = target.primaryKey else { return .null }
-            return .integer(key)
+    /// Appends the values of `columns` for `row`, as a save binds them.
+    func appendColumnValues(of row: RowSnapshot, to values: inout [SQLValue]) throws {
+        let index = row.values.index
+        for (position, column) in columns.enumerated() {
+            let ordinal = index === rootIndex ? rootOrdinals[position] : index.ordinals[column.property.name]
+            values.append(try value(of: column, at: ordinal, in: row))
         }
+    }
+
+    /// The value `column` binds: the row's value at `ordinal` (nil when the row's entity has
+    /// no such property) in its column form.
+    private func value(of column: SQLColumn, at ordinal: Int?, in row: RowSnapshot) throws -> SQLValue {
+        // A column of a sibling entity sharing the table stays NULL.
+        guard let ordinal, let value = row.values[ordinal: ordinal] else { return .null }
+        if !column.elementPath.isEmpty, let element = column.storedAttribute {
+            guard case .other(let elements as [String: Any]) = value else { return .null }
+            return try SQLValueCoding.encode(NSCompositeAttributeDescription.value(in: elements, at: column.elementPath[...]), as: element)
+        }
+        if let attribute = row.values.index.properties[ordinal] as? NSAttributeDescription {
+            return try SQLValueCoding.encode(value, as: attribute)
+        }
+        guard case .objectID(let target) = value, let key = target.primaryKey else { return .null }
+        return .integer(key)
     }
 
     /// The columns a stored property takes: none for a to-many relationship, one per element

@@ -25,14 +25,20 @@ extension SQLTableStore {
 
     func insert(_ row: RowSnapshot, _ session: Session) throws {
         let layout = layout(for: row.objectID.entity)
-        let values: [SQLValue] = [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
-            + (try layout.columnValues(of: row))
+        var values: [SQLValue] = []
+        values.reserveCapacity(layout.columns.count + 3)
+        values += [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
+        try layout.appendColumnValues(of: row, to: &values)
         try session.run(layout.insertStatement, values)
     }
 
     func update(_ row: RowSnapshot, _ session: Session) throws {
         let layout = layout(for: row.objectID.entity)
-        let values: [SQLValue] = [.integer(row.version)] + (try layout.columnValues(of: row)) + [.integer(row.objectID.primaryKey!)]
+        var values: [SQLValue] = []
+        values.reserveCapacity(layout.columns.count + 2)
+        values.append(.integer(row.version))
+        try layout.appendColumnValues(of: row, to: &values)
+        values.append(.integer(row.objectID.primaryKey!))
         try session.run(layout.updateStatement, values)
     }
 

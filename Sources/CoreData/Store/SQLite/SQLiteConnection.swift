@@ -179,6 +179,8 @@ final class SQLiteConnection {
         statements.removeValue(forKey: sql)
     }
 
+    private static let emptyText: StaticString = ""
+
     private func bind(_ values: [SQLValue], to statement: OpaquePointer, sql: String) throws {
         // The compiler may bind an operand and then drop it (a comparison that can never hold,
         // such as a string with a number or an unsaved object, compiles to `0`). SQLite rejects
@@ -191,15 +193,14 @@ final class SQLiteConnection {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
             case .real(let number): status = sqlite3_bind_double(statement, index, number)
-            case .text(let text):
-                // Bound by byte count, not as a C string, so embedded NUL characters survive.
-                var utf8 = Array(text.utf8)
-                if utf8.isEmpty { utf8 = [0] }
-                let length = sqlite3_uint64(text.utf8.count)
-                status = utf8.withUnsafeBufferPointer { buffer in
-                    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                        sqlite3_bind_text64(statement, index, $0, length, transientDestructor, UInt8(SQLITE_UTF8))
-                    }
+            case .text(var text):
+                // Bound by byte count, not as a C string, so embedded NUL characters survive;
+                // from the string's own storage, not a copy into an array. An empty string
+                // needs a pointer all the same, or it would bind NULL.
+                status = text.withUTF8 { buffer in
+                    let bytes = UnsafeRawPointer(buffer.baseAddress ?? Self.emptyText.utf8Start)
+                    return sqlite3_bind_text64(statement, index, bytes.assumingMemoryBound(to: CChar.self),
+                                               sqlite3_uint64(buffer.count), transientDestructor, UInt8(SQLITE_UTF8))
                 }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
