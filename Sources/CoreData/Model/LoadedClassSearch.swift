@@ -35,7 +35,10 @@ enum LoadedClassSearch {
     /// The classes named `name` that are `Wanted` (a base class's metatype): the one
     /// `NSClassFromString` finds for a module-qualified name, else every match of the search.
     static func classes<Wanted>(named name: String, as wanted: Wanted.Type) -> [Wanted] {
-        if let found = NSClassFromString(name) as? Wanted { return [found] }
+        // Unwrapped before the cast: `NSClassFromString(name) as? Wanted` compiled, in release
+        // builds with Swift 6.3, to a metatype cast of the optional without a nil check, which
+        // crashed on every name `NSClassFromString` does not know.
+        if let found: AnyClass = NSClassFromString(name), let wanted = found as? Wanted { return [wanted] }
         return classes(named: name).compactMap { $0 as? Wanted }
     }
 
