@@ -219,6 +219,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         return other === self
     }
 
+    /// Whether the object is of `objectClass` or a subclass: a check of its class, not the
+    /// runtime's general cast.
+    func isInstance(of objectClass: NSManagedObject.Type) -> Bool {
+        Swift.type(of: self) == objectClass || isKind(of: objectClass)
+    }
+
     /// Identity-based, consistent with `isEqual(_:)`.
     open override var hash: Int { ObjectIdentifier(self).hashValue }
 

@@ -8,15 +8,15 @@ extension NSManagedObjectContext {
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         try performAndWait {
             if let objectClass = T.self as? NSManagedObject.Type { ManagedObjectClassRegistry.shared.register(objectClass) }
-            let fetch = try storeFetch(for: request)
-            let results: [Any]
             if request.resultType == .managedObjectResultType, let objectType = T.self as? NSManagedObject.Type {
-                let objects = try matchingObjects(fetch, request: request)
-                guard let typed = Self.cast(objects, to: objectType, as: T.self) else {
-                    throw CoreDataError.misuse("The fetch request for \(fetch.entity.name ?? "") produces objects of another class than \(T.self)")
+                guard let typed = Self.cast(try fetchObjects(request), to: objectType, as: T.self) else {
+                    throw CoreDataError.misuse("The fetch request for \(request.resolvedEntityName ?? "") produces objects of another class than \(T.self)")
                 }
                 return typed
-            } else if request.resultType == .countResultType {
+            }
+            let fetch = try storeFetch(for: request)
+            let results: [Any]
+            if request.resultType == .countResultType {
                 results = [NSNumber(value: try count(fetch, includesPendingChanges: request.includesPendingChanges))]
             } else if request.resultType == .dictionaryResultType {
                 results = try dictionaryResults(for: request, fetch: fetch)
@@ -36,10 +36,16 @@ extension NSManagedObjectContext {
     /// class: one class check an object. Casting the array (`as? [T]`) ran the runtime's
     /// general cast twice an object, about 550 instructions.
     private static func cast<T>(_ objects: [NSManagedObject], to objectType: NSManagedObject.Type, as _: T.Type) -> [T]? {
-        guard objects.allSatisfy({ Swift.type(of: $0) == objectType || $0.isKind(of: objectType) }) else { return nil }
+        guard objects.allSatisfy({ $0.isInstance(of: objectType) }) else { return nil }
         // An array of class references has the same layout whatever its element class, and
         // every element was just checked to be a `T`.
         return unsafeBitCast(objects, to: [T].self)
+    }
+
+    /// The objects a request for managed objects matches, uncast: for the framework's own
+    /// callers (the fetched results controller), whose requests are typed `NSFetchRequestResult`.
+    func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+        try performAndWait { try matchingObjects(try storeFetch(for: request), request: request) }
     }
 
     /// The number of objects `request` would return, unsaved changes included.

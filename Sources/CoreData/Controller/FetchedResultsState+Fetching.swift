@@ -57,15 +57,22 @@ extension FetchedResultsState {
 
     /// Runs `request` and arranges its objects into a snapshot.
     func fetchSnapshot(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> Snapshot {
-        let results = try context.fetch(loadingRequest(for: request))
+        let loading = loadingRequest(for: request)
+        guard loading.resultType == .managedObjectResultType else {
+            throw CoreDataError.misuse("NSFetchedResultsController needs managed objects; its request's result type is \(loading.resultType)")
+        }
+        let objects = try context.fetchObjects(loading)
         var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
-        rows.reserveCapacity(results.count)
-        for (position, result) in results.enumerated() {
-            guard let object = result as? NSManagedObject, acceptsResult(object) else {
-                throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: result)), not its result type")
+        rows.reserveCapacity(objects.count)
+        for (position, object) in objects.enumerated() {
+            guard acceptsObject(object) else {
+                throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: object)), not its result type")
             }
-            let key = ordering.isIncremental ? ordering.key(for: object) : ordering.positionKey(position)
-            rows.append((ResultIdentity(object), key, sectionNaming.name(for: object)))
+            // The sort keys and the section name are read from the row the fetch left with the
+            // fault, looked up once for all of them.
+            let row = ResultKeyPath.readAheadRow(of: object)
+            let key = ordering.isIncremental ? ordering.key(for: object, readAhead: row) : ordering.positionKey(position)
+            rows.append((ResultIdentity(object), key, sectionNaming.name(for: object, readAhead: row)))
         }
         // Should the store break ties or collate differently, our order rules, so later
         // incremental updates land where this snapshot expects.

@@ -50,8 +50,9 @@ extension FetchedResultsState {
                 && isOfFetchedEntity(object) && matches(object, request.predicate)
             if belongs {
                 let previous = changes[identity]?.contentChanged ?? false
+                let row = ResultKeyPath.readAheadRow(of: object)
                 changes[identity] = .present(
-                    identity, key: ordering.key(for: object), section: sectionNaming.name(for: object),
+                    identity, key: ordering.key(for: object, readAhead: row), section: sectionNaming.name(for: object, readAhead: row),
                     contentChanged: contentChanged || previous)
             } else if snapshot.entries[identity] != nil {
                 changes[identity] = .absent(identity)

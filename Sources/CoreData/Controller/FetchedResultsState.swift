@@ -24,8 +24,9 @@ final class FetchedResultsState {
     var request: AnyObject
     /// A fresh `NSFetchRequest<NSFetchRequestResult>` copy of `request`.
     var erasedRequest: () -> NSFetchRequest<NSFetchRequestResult>
-    /// Whether a result is of the controller's `ResultType`.
-    let acceptsResult: (Any) -> Bool
+    /// Whether an object is of the controller's `ResultType`: a class check when that is a
+    /// class of managed objects, rather than a runtime cast of every fetched object.
+    let acceptsObject: (NSManagedObject) -> Bool
 
     /// The request as of the last `performFetch()`: what change tracking evaluates against.
     var activeRequest: NSFetchRequest<NSFetchRequestResult>?
@@ -60,7 +61,11 @@ final class FetchedResultsState {
         self.context = context
         self.request = request
         erasedRequest = { request.copyRequest(as: NSFetchRequestResult.self) }
-        acceptsResult = { $0 is ResultType }
+        if let objectClass = ResultType.self as? NSManagedObject.Type {
+            acceptsObject = { $0.isInstance(of: objectClass) }
+        } else {
+            acceptsObject = { $0 is ResultType }
+        }
         sectionNaming = SectionNaming(keyPath: sectionNameKeyPath)
         self.cacheName = cacheName
     }

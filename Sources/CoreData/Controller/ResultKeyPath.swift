@@ -22,14 +22,21 @@ struct ResultKeyPath {
         }
     }
 
-    /// The value at this key path of `object` as a query value, without firing a fault whose
-    /// row its fetch left in the context.
-    func queryValue(of object: NSManagedObject) -> ConstantValue {
+    /// The row a fault's fetch left for it in its context, laid out as the object is; nil for an
+    /// object that is not a fault or has no such row. Callers that read several key paths of
+    /// one object look it up once and pass it to `queryValue(of:readAhead:)`.
+    static func readAheadRow(of object: NSManagedObject) -> RowSnapshot? {
+        guard object.faultFlag, let row = object.managedObjectContext?.rowCache[object.objectID],
+              row.values.index === object.values.index else { return nil }
+        return row
+    }
+
+    /// The value at this key path of `object` as a query value; a fault is read from `row`, its
+    /// read-ahead row (`readAheadRow(of:)`), if it has one, rather than fired.
+    func queryValue(of object: NSManagedObject, readAhead row: RowSnapshot?) -> ConstantValue {
         if let (ordinal, attribute) = binding, ordinal < object.values.index.properties.count,
            object.values.index.properties[ordinal] === attribute {
-            if object.faultFlag, let row = object.managedObjectContext?.rowCache[object.objectID], row.values.index === object.values.index {
-                return ConstantValue(stored: row.values[ordinal: ordinal], for: attribute)
-            }
+            if let row { return ConstantValue(stored: row.values[ordinal: ordinal], for: attribute) }
             object.fireFaultIfNeeded()
             switch object.values[ordinal: ordinal] {
             case .stored(let stored)?: return ConstantValue(stored: stored, for: attribute)

@@ -44,10 +44,10 @@ struct ResultOrdering {
     /// The key paths read by the descriptors (e.g. `"team.zone"`), for relationship tracking.
     var keyPaths: [String] { steps.map(\.path.keyPath) }
 
-    /// Reads `object`'s sort values now.
-    func key(for object: NSManagedObject) -> ResultSortKey {
+    /// Reads `object`'s sort values now; `row` is its read-ahead row (`ResultKeyPath.readAheadRow(of:)`).
+    func key(for object: NSManagedObject, readAhead row: RowSnapshot?) -> ResultSortKey {
         ResultSortKey(
-            values: steps.map { $0.path.queryValue(of: object) },
+            values: steps.map { $0.path.queryValue(of: object, readAhead: row) },
             tieBreak: object.objectID)
     }
 

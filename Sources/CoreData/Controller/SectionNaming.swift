@@ -15,10 +15,11 @@ struct SectionNaming {
         SectionNaming(keyPath: keyPath, entity: entity)
     }
 
-    /// The section name of `object`: its value's text, or "" for nil (and for no key path).
-    func name(for object: NSManagedObject) -> String {
+    /// The section name of `object`: its value's text, or "" for nil (and for no key path);
+    /// `row` is its read-ahead row (`ResultKeyPath.readAheadRow(of:)`).
+    func name(for object: NSManagedObject, readAhead row: RowSnapshot?) -> String {
         guard let path else { return "" }
-        if case .string(let text) = path.queryValue(of: object) { return text }
+        if case .string(let text) = path.queryValue(of: object, readAhead: row) { return text }
         switch object.valueWithoutFiring(alongKeys: path.keys[...]) {
         case nil, is NSNull: return ""
         case let text as String: return text

@@ -12,7 +12,10 @@ import Testing
         let teams = try context.fetch(NSFetchRequest<WorldCupTeam>(entityName: "Team"))
         let naming = SectionNaming(keyPath: "qualifyingZone")
         return ResultsSnapshot(
-            rows: teams.map { (ResultIdentity($0), ordering.key(for: $0), naming.name(for: $0)) },
+            rows: teams.map { team in
+                let row = ResultKeyPath.readAheadRow(of: team)
+                return (ResultIdentity(team), ordering.key(for: team, readAhead: row), naming.name(for: team, readAhead: row))
+            },
             areInIncreasingOrder: ordering.areInIncreasingOrder)
     }
 
