@@ -55,22 +55,27 @@ extension FetchedResultsState {
         deliverInitialSnapshot()
     }
 
-    /// Runs `request` and arranges its objects into a snapshot.
+    /// Whether the controller reads key paths of its objects: sort keys it orders by itself,
+    /// or a section name.
+    var readsObjectKeys: Bool { ordering.isIncremental || sectionNaming.keyPath != nil }
+
+    /// The row the fetch left with `object`, a fault, looked up once for all its sort keys and
+    /// its section name; nil, without a look-up, when the controller reads no key.
+    func readAheadRow(of object: NSManagedObject) -> RowSnapshot? {
+        readsObjectKeys ? ResultKeyPath.readAheadRow(of: object) : nil
+    }
+
+    /// Runs `request`, which `fetchOnQueue()` checked asks for managed objects, and arranges
+    /// its objects into a snapshot.
     func fetchSnapshot(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> Snapshot {
-        let loading = loadingRequest(for: request)
-        guard loading.resultType == .managedObjectResultType else {
-            throw CoreDataError.misuse("NSFetchedResultsController needs managed objects; its request's result type is \(loading.resultType)")
-        }
-        let objects = try context.fetchObjects(loading)
+        let objects = try context.fetchObjects(loadingRequest(for: request))
         var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
         rows.reserveCapacity(objects.count)
         for (position, object) in objects.enumerated() {
             guard acceptsObject(object) else {
                 throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: object)), not its result type")
             }
-            // The sort keys and the section name are read from the row the fetch left with the
-            // fault, looked up once for all of them.
-            let row = ResultKeyPath.readAheadRow(of: object)
+            let row = readAheadRow(of: object)
             let key = ordering.isIncremental ? ordering.key(for: object, readAhead: row) : ordering.positionKey(position)
             rows.append((ResultIdentity(object), key, sectionNaming.name(for: object, readAhead: row)))
         }
@@ -83,7 +88,7 @@ extension FetchedResultsState {
     /// name, from the rows the fetch leaves with its faults; batches of faults would instead
     /// each be read by a query of their own.
     private func loadingRequest(for request: NSFetchRequest<NSFetchRequestResult>) -> NSFetchRequest<NSFetchRequestResult> {
-        guard request.fetchBatchSize > 0, ordering.isIncremental || sectionNaming.keyPath != nil else { return request }
+        guard request.fetchBatchSize > 0, readsObjectKeys else { return request }
         let loading = request.copyRequest(as: NSFetchRequestResult.self)
         loading.fetchBatchSize = 0
         return loading

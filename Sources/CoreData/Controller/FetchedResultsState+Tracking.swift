@@ -50,7 +50,7 @@ extension FetchedResultsState {
                 && isOfFetchedEntity(object) && matches(object, request.predicate)
             if belongs {
                 let previous = changes[identity]?.contentChanged ?? false
-                let row = ResultKeyPath.readAheadRow(of: object)
+                let row = readAheadRow(of: object)
                 changes[identity] = .present(
                     identity, key: ordering.key(for: object, readAhead: row), section: sectionNaming.name(for: object, readAhead: row),
                     contentChanged: contentChanged || previous)
