@@ -62,6 +62,7 @@ extension NSManagedObject {
     func currentRow(version: Int64) -> RowSnapshot {
         fireFaultIfNeeded()
         var rowValues = RowValues(entity: entity)
+        let values = self.values
         let properties = values.index.properties
         for ordinal in properties.indices where !properties[ordinal].isTransient {
             switch values[ordinal: ordinal] {

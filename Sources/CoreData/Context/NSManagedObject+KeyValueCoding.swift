@@ -150,7 +150,7 @@ extension NSManagedObject {
     /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
     /// booleans, as Xcode-generated scalar properties behave.
     public func managedValue<T>(forKey key: String) -> T {
-        if keyRecorder == nil, let ordinal = values.index.ordinals[key], values.index.properties[ordinal] is NSAttributeDescription {
+        if keyRecorder == nil, let ordinal = propertyIndex.ordinals[key], propertyIndex.properties[ordinal] is NSAttributeDescription {
             // The typed path: the stored value converted straight to `T`.
             ConcurrencyDebug.check(self)
             willAccessValue(forKey: key)
@@ -180,8 +180,9 @@ extension NSManagedObject {
 
     /// Sets `key` from a typed value: what a `@Managed` property's setter calls.
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
-        if keyRecorder == nil, let ordinal = values.index.ordinals[key],
-           let attribute = values.index.properties[ordinal] as? NSAttributeDescription,
+        let index = propertyIndex
+        if keyRecorder == nil, let ordinal = index.ordinals[key],
+           let attribute = index.properties[ordinal] as? NSAttributeDescription,
            let stored = TypedAttributeValue.stored(newValue, for: attribute) {
             // The typed path: no boxing, no normalisation; the same bookkeeping as setValue.
             ConcurrencyDebug.check(self)
@@ -211,12 +212,15 @@ extension NSManagedObject {
     }
 
     func noteChange(_ key: String) {
+        let state = liveState()
+        let bookkeeping = ensureBookkeeping()
         // Room for the usual number of changed keys at the first: growing a set of strings one
         // doubling at a time cost more than the insertions themselves (five keys, three resizes).
-        if changedKeys.isEmpty { changedKeys.reserveCapacity(Self.expectedChangedKeyCount(values.index)) }
-        changedKeys.insert(key)
-        if eventChangedKeys.isEmpty { eventChangedKeys.reserveCapacity(Self.expectedChangedKeyCount(values.index)) }
-        eventChangedKeys.insert(key)
+        let capacity = Self.expectedChangedKeyCount(state.values.index)
+        if state.changedKeys.isEmpty { state.changedKeys.reserveCapacity(capacity) }
+        state.changedKeys.insert(key)
+        if bookkeeping.eventChangedKeys.isEmpty { bookkeeping.eventChangedKeys.reserveCapacity(capacity) }
+        bookkeeping.eventChangedKeys.insert(key)
         managedObjectContext?.objectDidChange(self)
     }
 

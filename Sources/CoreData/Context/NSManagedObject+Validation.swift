@@ -3,6 +3,8 @@
 extension NSManagedObject {
     func validatePropertyRules() throws {
         var errors = deferredErrors
+        // One read of the values: each `values` access is a pass through the object's state.
+        let values = self.values
         let properties = values.index.properties
         for ordinal in properties.indices where !properties[ordinal].isTransient {
             if let attribute = properties[ordinal] as? NSAttributeDescription {

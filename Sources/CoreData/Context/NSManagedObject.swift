@@ -26,20 +26,119 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The context that owns the object; nil after its deletion is saved, its insertion rolled back, or its context reset.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
+    /// Values, row, changes and flags; nothing for a fault that never held any (see
+    /// `ObjectState`).
+    @exclusivity(unchecked) private var storage: ObjectStorage = .blank
+
+    /// The state, made with what the inline storage said if the object has none yet. The
+    /// accessors below switch on `storage` themselves and come here only without a state:
+    /// binding the state in the accessor lets the compiler borrow it rather than retain it per
+    /// access. Code that touches the state several times in a row takes it once from here.
+    func liveState() -> ObjectState {
+        let created = switch storage {
+        case .state(let state): state
+        case .blank: ObjectState(entity: entity, isFault: false, fetchBatch: nil)
+        case .fault: ObjectState(entity: entity, isFault: true, fetchBatch: nil)
+        case .batchedFault(let batch): ObjectState(entity: entity, isFault: true, fetchBatch: batch)
+        }
+        storage = .state(created)
+        return created
+    }
+
     /// Current values by property ordinal (see `ObjectValues`).
-    @exclusivity(unchecked) var values: ObjectValues
+    var values: ObjectValues {
+        _read {
+            if case .state(let state) = storage { yield state.values } else { yield ObjectValues(entity: entity) }
+        }
+        _modify {
+            if case .state(let state) = storage { yield &state.values } else { yield &liveState().values }
+        }
+    }
+
+    /// The layout the values are kept in, read without a pass through `values` (an access
+    /// coroutine and a copy of the index reference): asked for on every property access.
+    var propertyIndex: PropertyIndex {
+        if case .state(let state) = storage { state.values.index } else { entity.propertyIndex }
+    }
+
     /// The row this object was read from or last saved as; nil for a new object.
-    @exclusivity(unchecked) var committed: RowSnapshot?
+    var committed: RowSnapshot? {
+        get {
+            if case .state(let state) = storage { state.committed } else { nil }
+        }
+        set {
+            if case .state(let state) = storage { state.committed = newValue } else if newValue != nil { liveState().committed = newValue }
+        }
+    }
+
     /// Properties changed since the last save.
-    @exclusivity(unchecked) var changedKeys: Set<String> = []
-    @exclusivity(unchecked) var insertedFlag = false
-    @exclusivity(unchecked) var deletedFlag = false
-    @exclusivity(unchecked) var faultFlag = false
+    var changedKeys: Set<String> {
+        _read {
+            if case .state(let state) = storage { yield state.changedKeys } else { yield [] }
+        }
+        _modify {
+            if case .state(let state) = storage { yield &state.changedKeys } else { yield &liveState().changedKeys }
+        }
+    }
+
+    var insertedFlag: Bool {
+        get {
+            if case .state(let state) = storage { state.isInserted } else { false }
+        }
+        set {
+            if case .state(let state) = storage { state.isInserted = newValue } else if newValue { liveState().isInserted = true }
+        }
+    }
+
+    var deletedFlag: Bool {
+        get {
+            if case .state(let state) = storage { state.isDeleted } else { false }
+        }
+        set {
+            if case .state(let state) = storage { state.isDeleted = newValue } else if newValue { liveState().isDeleted = true }
+        }
+    }
+
+    var faultFlag: Bool {
+        get {
+            switch storage {
+            case .blank: false
+            case .fault, .batchedFault: true
+            case .state(let state): state.isFault
+            }
+        }
+        set {
+            switch storage {
+            case .blank: if newValue { storage = .fault }
+            case .fault, .batchedFault: if !newValue { liveState().isFault = false }
+            case .state(let state): state.isFault = newValue
+            }
+        }
+    }
+
     /// The pending batch of a batched fetch this fault's row will be read with.
-    @exclusivity(unchecked) var fetchBatch: FetchBatch?
+    var fetchBatch: FetchBatch? {
+        get {
+            switch storage {
+            case .blank, .fault: nil
+            case .batchedFault(let batch): batch
+            case .state(let state): state.fetchBatch
+            }
+        }
+        set {
+            switch storage {
+            case .fault, .batchedFault: storage = newValue.map(ObjectStorage.batchedFault) ?? .fault
+            case .blank: if newValue != nil { liveState().fetchBatch = newValue }
+            case .state(let state): state.fetchBatch = newValue
+            }
+        }
+    }
+
     /// What only changed, inserted or misused objects need, allocated on first use so that
-    /// faults and unchanged objects stay small (see `ObjectBookkeeping`).
-    @exclusivity(unchecked) private var bookkeeping: ObjectBookkeeping?
+    /// unchanged objects stay small (see `ObjectBookkeeping`).
+    private var bookkeeping: ObjectBookkeeping? {
+        if case .state(let state) = storage { state.bookkeeping } else { nil }
+    }
 
     /// Properties changed since the context last posted objects-did-change (Apple's "current
     /// event"); cleared once that notification has been posted.
@@ -89,10 +188,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         bookkeeping?.fetchedPropertyResults.removeAll()
     }
 
-    private func ensureBookkeeping() -> ObjectBookkeeping {
+    func ensureBookkeeping() -> ObjectBookkeeping {
         if let bookkeeping { return bookkeeping }
+        let state = liveState()
         let created = ObjectBookkeeping()
-        bookkeeping = created
+        state.bookkeeping = created
         return created
     }
 
@@ -103,7 +203,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// subclass that keeps or overrides this initialiser inherits and which lands here.
     public init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         self.objectID = NSManagedObjectID(temporaryFor: entity)
-        self.values = ObjectValues(entity: entity)
         super.init()
         ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
         if let context { context.insert(self) }

@@ -53,7 +53,7 @@ extension NSManagedObjectContext {
             let object = before.object
             object.fireFaultIfNeeded()
             for (ordinal, slot) in before.slots {
-                let key = object.values.index.properties[ordinal].name
+                let key = object.propertyIndex.properties[ordinal].name
                 object.willChangeStoredValue(forKey: key)
                 object.values[ordinal: ordinal] = slot
                 object.noteChange(key)

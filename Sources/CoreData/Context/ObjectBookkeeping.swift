@@ -2,7 +2,9 @@
 /// kept out of line: a million-row fetch makes a million objects, and every field inline costs
 /// eight bytes of each.
 final class ObjectBookkeeping {
-    var eventChangedKeys: Set<String> = []
+    // The keys below are touched on every change, on the context's queue only; see
+    // `NSManagedObject` for why the exclusivity check is dropped.
+    @exclusivity(unchecked) var eventChangedKeys: Set<String> = []
     var deferredErrors: [NSError] = []
     /// Why the store could not give the row when the object last fired as a fault (its server
     /// unreachable, say). Until the object is refreshed it holds no values, and a save that
@@ -12,7 +14,7 @@ final class ObjectBookkeeping {
     var keyRecorder: KeyRecorder?
     /// Properties set through `setPrimitiveValue(_:forKey:)` whose `didChangeValue(forKey:)`
     /// has not come yet.
-    var primitivelyChangedKeys: Set<String> = []
+    @exclusivity(unchecked) var primitivelyChangedKeys: Set<String> = []
     /// Results of fetched properties read since the object was last refreshed.
     var fetchedPropertyResults: [String: [Any]] = [:]
 }

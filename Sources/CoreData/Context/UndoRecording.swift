@@ -59,7 +59,7 @@ final class UndoRecording: @unchecked Sendable {
 
     /// Keeps `key`'s current value if this is its first change in the step.
     func objectWillChange(_ object: NSManagedObject, key: String) {
-        guard isRecording, let ordinal = object.values.index.ordinals[key] else { return }
+        guard isRecording, let ordinal = object.propertyIndex.ordinals[key] else { return }
         let id = ObjectIdentifier(object)
         if step.objects[id] == nil { step.objects[id] = before(object) }
         guard step.objects[id]?.slots.index(forKey: ordinal) == nil else { return }

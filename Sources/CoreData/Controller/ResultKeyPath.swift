@@ -8,7 +8,11 @@
 struct ResultKeyPath {
     let keyPath: String
     let keys: [String]
-    private let binding: (ordinal: Int, attribute: NSAttributeDescription)?
+    /// The stored attribute the key path names, and its ordinal; nil (and 0) otherwise. Two
+    /// fields rather than an optional tuple, which the optimiser copied through generic value
+    /// witnesses on every read (600 instructions a call).
+    private let boundAttribute: NSAttributeDescription?
+    private let boundOrdinal: Int
 
     init(_ keyPath: String, entity: NSEntityDescription?) {
         self.keyPath = keyPath
@@ -16,9 +20,11 @@ struct ResultKeyPath {
         // Transient attributes are left to key-value coding: a subclass may compute them.
         if keys.count == 1, let index = entity?.propertyIndex, let ordinal = index.ordinals[keyPath],
            let attribute = index.properties[ordinal] as? NSAttributeDescription, !attribute.isTransient {
-            binding = (ordinal, attribute)
+            boundAttribute = attribute
+            boundOrdinal = ordinal
         } else {
-            binding = nil
+            boundAttribute = nil
+            boundOrdinal = 0
         }
     }
 
@@ -27,21 +33,29 @@ struct ResultKeyPath {
     /// one object look it up once and pass it to `queryValue(of:readAhead:)`.
     static func readAheadRow(of object: NSManagedObject) -> RowSnapshot? {
         guard object.faultFlag, let row = object.managedObjectContext?.rowCache[object.objectID],
-              row.values.index === object.values.index else { return nil }
+              row.values.index === object.propertyIndex else { return nil }
         return row
     }
 
     /// The value at this key path of `object` as a query value; a fault is read from `row`, its
     /// read-ahead row (`readAheadRow(of:)`), if it has one, rather than fired.
     func queryValue(of object: NSManagedObject, readAhead row: RowSnapshot?) -> ConstantValue {
-        if let (ordinal, attribute) = binding, ordinal < object.values.index.properties.count,
-           object.values.index.properties[ordinal] === attribute {
-            if let row { return ConstantValue(stored: row.values[ordinal: ordinal], for: attribute) }
-            object.fireFaultIfNeeded()
-            switch object.values[ordinal: ordinal] {
-            case .stored(let stored)?: return ConstantValue(stored: stored, for: attribute)
-            case nil: return .null
-            default: break
+        if let attribute = boundAttribute {
+            // A read-ahead row is laid out as the object is (`readAheadRow(of:)`).
+            if let row {
+                if row.values.index.property(at: boundOrdinal) === attribute {
+                    return ConstantValue(stored: row.values[ordinal: boundOrdinal], for: attribute)
+                }
+            } else {
+                object.fireFaultIfNeeded()
+                let values = object.values
+                if values.index.property(at: boundOrdinal) === attribute {
+                    switch values[ordinal: boundOrdinal] {
+                    case .stored(let stored)?: return ConstantValue(stored: stored, for: attribute)
+                    case nil: return .null
+                    default: break
+                    }
+                }
             }
         }
         return ConstantValue(any: object.valueWithoutFiring(alongKeys: keys[...]))

@@ -9,51 +9,39 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     // read, never mutated, once its model is in use.
     /// The entity of the object the ID names.
     public let entity: NSEntityDescription
-    /// One stored key a row: a result of a million rows holds a million IDs, so the ID keeps
-    /// just the entity, the key and the store (48 bytes).
-    private let identity: Identity
+    /// The store's primary key (Z_PK) when `store` is set; otherwise a number unique within this
+    /// process (new objects, and every fetched fault briefly, get one, so it is a counter
+    /// rather than a UUID). One stored key a row: a result of a million rows holds a million
+    /// IDs, so the ID keeps just the entity, the key and the store (40 bytes, a 48-byte block).
+    private let key: Int64
     /// Strong, so an ID keeps its store's identifier for equality and URIs after the store is
-    /// removed; a removed store holds no files or connections.
+    /// removed; a removed store holds no files or connections. Nil exactly while temporary.
     private let store: NSPersistentStore?
     private static let temporaryCounter = Atomic<UInt64>(0)
     /// Distinguishes this process's temporary IDs in URIs.
     private static let processToken = UUID().uuidString
 
-    private enum Identity {
-        /// The store's primary key (Z_PK).
-        case stored(Int64)
-        /// Unique within this process; new objects (and every fetched fault, briefly) get one,
-        /// so it is a counter rather than a UUID.
-        case temporary(UInt64)
-    }
-
     init(entity: NSEntityDescription, primaryKey: Int64, store: NSPersistentStore) {
         self.entity = entity
-        self.identity = .stored(primaryKey)
+        self.key = primaryKey
         self.store = store
     }
 
     init(temporaryFor entity: NSEntityDescription) {
         self.entity = entity
-        self.identity = .temporary(Self.temporaryCounter.add(1, ordering: .relaxed).newValue)
+        self.key = Int64(bitPattern: Self.temporaryCounter.add(1, ordering: .relaxed).newValue)
         self.store = nil
     }
 
     /// The store's primary key (Z_PK); nil while the ID is temporary.
-    var primaryKey: Int64? {
-        if case .stored(let key) = identity { return key }
-        return nil
-    }
+    var primaryKey: Int64? { store == nil ? nil : key }
 
-    private var temporaryIdentifier: UInt64? {
-        if case .temporary(let identifier) = identity { return identifier }
-        return nil
-    }
+    private var temporaryIdentifier: UInt64? { store == nil ? UInt64(bitPattern: key) : nil }
 
     private var storeIdentifier: String? { store?.identifier }
 
     /// True until the object's first save (or `obtainPermanentIDs(for:)`) gives it a primary key.
-    public var isTemporaryID: Bool { primaryKey == nil }
+    public var isTemporaryID: Bool { store == nil }
 
     /// The store that holds the object; nil while the ID is temporary.
     public var persistentStore: NSPersistentStore? { store }
@@ -94,22 +82,12 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// The number an ID is hashed by: its primary key or temporary counter.
-    var hashKey: UInt64 {
-        switch identity {
-        case .stored(let key): UInt64(bitPattern: key)
-        case .temporary(let identifier): identifier
-        }
-    }
+    var hashKey: UInt64 { UInt64(bitPattern: key) }
 
     /// The key alone: equal IDs have equal keys, and hashing the entity's name too would cost a
     /// string hash on every dictionary look-up. Rows of different entities sharing a key
     /// number only share a bucket.
-    public override var hash: Int {
-        switch identity {
-        case .stored(let key): key.hashValue
-        case .temporary(let identifier): identifier.hashValue
-        }
-    }
+    public override var hash: Int { key.hashValue }
 
     /// The ID itself: IDs are immutable.
     public func copy(with zone: NSZone? = nil) -> Any { self }

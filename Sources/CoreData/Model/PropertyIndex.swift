@@ -55,6 +55,12 @@ final class PropertyIndex: @unchecked Sendable {
         frozenDefaults = generation == Self.frozenGeneration ? Self.defaults(of: properties) : []
     }
 
+    /// The property at `ordinal`, nil past the end: for callers checking that an ordinal bound
+    /// against one entity holds the same property in another.
+    func property(at ordinal: Int) -> NSPropertyDescription? {
+        ordinal < properties.count ? properties[ordinal] : nil
+    }
+
     /// The generation of an index built as the model froze.
     static let frozenGeneration = -1
 

@@ -1,0 +1,83 @@
+import CoreData
+import Foundation
+import Testing
+
+/// A fault holds its ID and context and nothing else until it fires (issue 14's small faults):
+/// a batched fetch of a million rows makes a million of them. The sizes are heap blocks as
+/// glibc reports them for the object and for its ID.
+@Suite struct SmallFaultTests {
+    let directory = TemporaryDirectory()
+
+    func heapBytes(_ object: AnyObject) -> Int {
+        mallocUsableSize(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    @Test func aBatchedFaultAndItsIDTakeAtMostEightyBytes() throws {
+        let container = try venueContainer(rows: 120, in: directory)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let venues = try context.fetch(venuesByTipsDescending(batchSize: 50))
+            let fault = venues[60]
+            #expect(fault.isFault)
+            #expect(heapBytes(fault) + heapBytes(fault.objectID) <= 80)
+
+            // It fires with its batch and holds its values from then on.
+            #expect(fault.value(forKey: "tips") as? Int == 59)
+            #expect(!fault.isFault)
+            #expect(venues[99].isFault, "a member of the same batch waits for its own first touch")
+            #expect(venues[99].value(forKey: "name") as? String == "Venue 020")
+            #expect(!venues[99].isFault)
+        }
+    }
+
+    @Test func aFaultMadeFromAnIDFiresOnFirstTouch() throws {
+        let container = try venueContainer(rows: 3, in: directory)
+        let id = try container.viewContext.fetch(venuesByTipsDescending(batchSize: 0))[0].objectID
+        let context = container.newBackgroundContext()
+        context.performAndWait {
+            let fault = context.object(with: id)
+            #expect(fault.isFault && !fault.hasChanges && !fault.isInserted && !fault.isDeleted)
+            #expect(heapBytes(fault) <= 40)
+            #expect(fault.value(forKey: "name") as? String == "Venue 002")
+            #expect(!fault.isFault && !fault.hasChanges)
+        }
+    }
+
+    @Test func aRefreshedObjectTurnsBackIntoAFaultAndReadsTheStoreAgain() throws {
+        let container = try venueContainer(rows: 2, in: directory)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let venue = try context.fetch(venuesByTipsDescending(batchSize: 0))[0]
+            venue.setValue(500, forKey: "tips")
+            #expect(venue.isUpdated)
+            context.refresh(venue, mergeChanges: false)
+            #expect(venue.isFault && !venue.hasChanges)
+            #expect(venue.committedValues(forKeys: ["tips"])["tips"] as? Int == 1, "the row it was read from is kept")
+            #expect(venue.value(forKey: "tips") as? Int == 1)
+            #expect(!venue.isFault)
+        }
+    }
+
+    @Test func aNewObjectOutsideAContextIsNeitherAFaultNorInsertedUntilInserted() throws {
+        let container = try venueContainer(rows: 0, in: directory)
+        let entity = container.managedObjectModel.entitiesByName["Venue"]!
+        let venue = NSManagedObject(entity: entity, insertInto: nil)
+        #expect(!venue.isFault && !venue.isInserted && !venue.hasChanges)
+        #expect(venue.value(forKey: "name") == nil)
+        venue.setValue("Loose", forKey: "name")
+        #expect(venue.value(forKey: "name") as? String == "Loose")
+
+        let context = container.viewContext
+        context.insert(venue)
+        #expect(venue.isInserted && !venue.isFault)
+        try context.save()
+        #expect(!venue.isInserted && !venue.hasChanges && !venue.objectID.isTemporaryID)
+        let count = try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Venue"))
+        #expect(count == 1)
+    }
+}
+
+/// glibc's `malloc_usable_size` (declared in `<malloc.h>`, which the Glibc module leaves out):
+/// the bytes of the heap block behind a class instance.
+@_silgen_name("malloc_usable_size")
+private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer) -> Int
