@@ -52,7 +52,7 @@ extension NSManagedObject {
     func turnIntoFault() {
         willTurnIntoFault()
         values.removeAll()
-        changedKeys = []
+        changedKeys.removeAll()
         faultFlag = true
         unreadRowError = nil
         didTurnIntoFault()

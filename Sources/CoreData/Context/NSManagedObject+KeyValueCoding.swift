@@ -188,7 +188,7 @@ extension NSManagedObject {
             ConcurrencyDebug.check(self)
             willChangeValue(forKey: key)
             defer { didChangeValue(forKey: key) }
-            changeAttribute(forKey: key) { values[ordinal: ordinal] = .stored(stored) }
+            changeAttribute(forKey: key, ordinal: ordinal) { values[ordinal: ordinal] = .stored(stored) }
             return
         }
         setValue(unwrapOptional(newValue), forKey: key)
@@ -198,11 +198,11 @@ extension NSManagedObject {
 
     /// The one way an attribute changes through key-value coding or a typed accessor: the
     /// fault fires, the undo recording sees the old value, `store` writes, the change is noted.
-    private func changeAttribute(forKey key: String, _ store: () -> Void) {
+    private func changeAttribute(forKey key: String, ordinal: Int? = nil, _ store: () -> Void) {
         fireFaultIfNeeded()
         willChangeStoredValue(forKey: key)
         store()
-        noteChange(key)
+        noteChange(key, ordinal: ordinal)
     }
 
     /// Called with a property's old value still in place, just before it changes: the
@@ -211,23 +211,19 @@ extension NSManagedObject {
         managedObjectContext?.undoRecording?.objectWillChange(self, key: key)
     }
 
-    func noteChange(_ key: String) {
+    /// Records that `key` changed; `ordinal`, when the caller knows it, is the key's ordinal in
+    /// the object's property index and spares a look-up by name.
+    func noteChange(_ key: String, ordinal: Int? = nil) {
         let state = liveState()
         let bookkeeping = ensureBookkeeping()
-        // Room for the usual number of changed keys at the first: growing a set of strings one
-        // doubling at a time cost more than the insertions themselves (five keys, three resizes).
-        let capacity = Self.expectedChangedKeyCount(state.values.index)
-        if state.changedKeys.isEmpty { state.changedKeys.reserveCapacity(capacity) }
-        state.changedKeys.insert(key)
-        if bookkeeping.eventChangedKeys.isEmpty { bookkeeping.eventChangedKeys.reserveCapacity(capacity) }
-        bookkeeping.eventChangedKeys.insert(key)
+        if let ordinal {
+            state.changedKeys.insert(ordinal: ordinal)
+            bookkeeping.eventChangedKeys.insert(ordinal: ordinal)
+        } else {
+            state.changedKeys.insert(key)
+            bookkeeping.eventChangedKeys.insert(key)
+        }
         managedObjectContext?.objectDidChange(self)
-    }
-
-    /// Every property, up to sixteen: enough for a new object's values without a resize, and
-    /// little memory wasted on an object of a wide entity that changes one property.
-    private static func expectedChangedKeyCount(_ index: PropertyIndex) -> Int {
-        min(index.properties.count, 16)
     }
 
     private func noteUnknownKey(_ key: String) {

@@ -72,9 +72,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
 
     /// Properties changed since the last save.
-    var changedKeys: Set<String> {
+    var changedKeys: ChangedKeys {
         _read {
-            if case .state(let state) = storage { yield state.changedKeys } else { yield [] }
+            if case .state(let state) = storage { yield state.changedKeys } else { yield ChangedKeys(index: entity.propertyIndex) }
         }
         _modify {
             if case .state(let state) = storage { yield &state.changedKeys } else { yield &liveState().changedKeys }
@@ -142,8 +142,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// Properties changed since the context last posted objects-did-change (Apple's "current
     /// event"); cleared once that notification has been posted.
-    var eventChangedKeys: Set<String> {
-        get { bookkeeping?.eventChangedKeys ?? [] }
+    var eventChangedKeys: ChangedKeys {
+        get { bookkeeping?.eventChangedKeys ?? ChangedKeys(index: propertyIndex) }
         _modify { yield &ensureBookkeeping().eventChangedKeys }
     }
 
@@ -191,7 +191,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     func ensureBookkeeping() -> ObjectBookkeeping {
         if let bookkeeping { return bookkeeping }
         let state = liveState()
-        let created = ObjectBookkeeping()
+        let created = ObjectBookkeeping(index: state.values.index)
         state.bookkeeping = created
         return created
     }

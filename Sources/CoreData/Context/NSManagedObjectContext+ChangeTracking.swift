@@ -60,9 +60,9 @@ extension NSManagedObjectContext {
         if invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = Array(registered.keys) }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
         // The event is over: `changedValuesForCurrentEvent()` starts afresh.
-        for object in inserted { object.eventChangedKeys = [] }
-        for object in updated { object.eventChangedKeys = [] }
-        for object in refreshed { object.eventChangedKeys = [] }
+        for object in inserted { object.eventChangedKeys.removeAll() }
+        for object in updated { object.eventChangedKeys.removeAll() }
+        for object in refreshed { object.eventChangedKeys.removeAll() }
     }
 
     /// Runs each newly deleted object's delete rules: nullify clears the inverse side, cascade

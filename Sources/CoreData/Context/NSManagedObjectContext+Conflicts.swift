@@ -61,6 +61,6 @@ extension NSManagedObjectContext {
         changedSet.remove(object)
         rowCache.removeValue(forKey: object.objectID)
         object.deletedFlag = true
-        object.changedKeys = []
+        object.changedKeys.removeAll()
     }
 }

@@ -73,7 +73,7 @@ extension NSManagedObjectContext {
             for id in stored { members.append(self.object(with: id)) }
             object.values[relationship.name] = members
         }
-        object.changedKeys = kept.union(toManyChanged)
+        object.changedKeys.replace(with: kept.union(toManyChanged))
         if policy == .overwriteMergePolicyType {
             object.changedKeys.formUnion(object.entity.attributesByName.values.filter { !$0.isTransient }.map(\.name))
         }
@@ -113,7 +113,7 @@ extension NSManagedObjectContext {
         changedSet.remove(duplicate)
         duplicate.insertedFlag = false
         duplicate.deletedFlag = true
-        duplicate.changedKeys = []
+        duplicate.changedKeys.removeAll()
         duplicate.managedObjectContext = nil
     }
 

@@ -106,7 +106,7 @@ extension NSManagedObjectContext {
             let version = object.committed?.version ?? 0
             let row = object.currentRow(version: version + 1)
             attempt.changes.updated.append((row, version))
-            attempt.changes.updatedProperties[object.objectID] = object.changedKeys.filter { object.entity.propertiesByName[$0]?.isTransient == false }
+            attempt.changes.updatedProperties[object.objectID] = object.changedKeys.names.filter { object.entity.propertiesByName[$0]?.isTransient == false }
             attempt.rowsByObject[ObjectIdentifier(object)] = row
             appendToManyChanges(of: object, all: false, to: &attempt.changes)
         }
@@ -131,7 +131,7 @@ extension NSManagedObjectContext {
                            committedRows: [ObjectIdentifier: RowSnapshot]) {
         for object in inserted + updated {
             if let row = committedRows[ObjectIdentifier(object)] { object.committed = row }
-            object.changedKeys = []
+            object.changedKeys.removeAll()
         }
         for object in inserted { object.insertedFlag = false }
         for object in deleted {
@@ -179,7 +179,7 @@ extension NSManagedObjectContext {
             }
             for (object, row, toMany) in created { parent.adopt(row, changedKeys: nil, toMany: toMany, into: object) }
             for (objectID, row, keys, toMany) in updatedRows {
-                parent.adopt(row, changedKeys: keys, toMany: toMany, into: parent.object(with: objectID))
+                parent.adopt(row, changedKeys: keys.names, toMany: toMany, into: parent.object(with: objectID))
             }
             for objectID in deletedIDs { parent.delete(parent.object(with: objectID)) }
             parent.processPendingChanges()

@@ -4,7 +4,7 @@
 final class ObjectBookkeeping {
     // The keys below are touched on every change, on the context's queue only; see
     // `NSManagedObject` for why the exclusivity check is dropped.
-    @exclusivity(unchecked) var eventChangedKeys: Set<String> = []
+    @exclusivity(unchecked) var eventChangedKeys: ChangedKeys
     var deferredErrors: [NSError] = []
     /// Why the store could not give the row when the object last fired as a fault (its server
     /// unreachable, say). Until the object is refreshed it holds no values, and a save that
@@ -17,4 +17,8 @@ final class ObjectBookkeeping {
     @exclusivity(unchecked) var primitivelyChangedKeys: Set<String> = []
     /// Results of fetched properties read since the object was last refreshed.
     var fetchedPropertyResults: [String: [Any]] = [:]
+
+    init(index: PropertyIndex) {
+        eventChangedKeys = ChangedKeys(index: index)
+    }
 }

@@ -15,7 +15,7 @@ final class ObjectState {
     /// The row this object was read from or last saved as; nil for a new object.
     @exclusivity(unchecked) var committed: RowSnapshot?
     /// Properties changed since the last save.
-    @exclusivity(unchecked) var changedKeys: Set<String> = []
+    @exclusivity(unchecked) var changedKeys: ChangedKeys
     @exclusivity(unchecked) var isInserted = false
     @exclusivity(unchecked) var isDeleted = false
     @exclusivity(unchecked) var isFault: Bool
@@ -26,6 +26,7 @@ final class ObjectState {
 
     init(entity: NSEntityDescription, isFault: Bool, fetchBatch: FetchBatch?) {
         values = ObjectValues(entity: entity)
+        changedKeys = ChangedKeys(index: values.index)
         self.isFault = isFault
         self.fetchBatch = fetchBatch
     }

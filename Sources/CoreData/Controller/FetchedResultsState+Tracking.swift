@@ -72,7 +72,7 @@ extension FetchedResultsState {
             func changedKeys(_ object: NSManagedObject) -> Set<String>? {
                 guard edited.contains(object), !inserted.contains(object), !deleted.contains(object),
                       !object.eventChangedKeys.isEmpty else { return nil }
-                return object.eventChangedKeys
+                return object.eventChangedKeys.names
             }
             for path in refreshPaths {
                 for referrer in path.referrers(referring: related, in: snapshot, changedKeys: changedKeys) {
