@@ -9,7 +9,7 @@
 /// Invariant: a name whose ordinal in `index` is below 64 is recorded only as its bit, so a
 /// name is found in exactly one place.
 struct ChangedKeys: Sequence {
-    let index: PropertyIndex
+    private let index: PropertyIndex
     private var bits: UInt64 = 0
     /// Changed keys without a bit: ordinals from 64 on, and keys that are not properties.
     private var others: Set<String> = []
@@ -26,7 +26,6 @@ struct ChangedKeys: Sequence {
     }
 
     var isEmpty: Bool { bits == 0 && others.isEmpty }
-    var count: Int { bits.nonzeroBitCount + others.count }
 
     func contains(_ name: String) -> Bool {
         if let bit = bit(for: name) { return bits & bit != 0 }

@@ -152,16 +152,11 @@ final class SQLiteConnection {
         SQLiteError(code: sqlite3_extended_errcode(handle), message: lastErrorMessage, sql: sql)
     }
 
-    /// The prepared statement for `sql`, marked running until `checkIn`. One hash of the SQL
-    /// text per use.
+    /// The prepared statement for `sql`, marked running until `checkIn`: the last one if its
+    /// SQL is the same, otherwise one hash of the SQL text.
     private func checkOut(_ sql: String) throws -> CachedStatement {
         useClock &+= 1
-        if let last = lastCheckedOut, last.sql == sql {
-            last.statement.lastUse = useClock
-            last.statement.activeUses += 1
-            return last.statement
-        }
-        if let cached = statements[sql] {
+        if let cached = lastCheckedOut?.sql == sql ? lastCheckedOut?.statement : statements[sql] {
             cached.lastUse = useClock
             cached.activeUses += 1
             lastCheckedOut = (sql, cached)
