@@ -13,22 +13,55 @@
 /// person.name = "Ada"
 /// ```
 open class NSManagedObject: NSObject, NSFetchRequestResult {
-    /// The entity, read from the object ID (which changes only from temporary to permanent,
+    /// The entity, read from where the ID is (which changes only from temporary to permanent,
     /// never its entity): one field less in every object, faults included.
-    public var entity: NSEntityDescription { objectID.entity }
+    public var entity: NSEntityDescription {
+        switch storage {
+        case .blank(let id), .fault(let id): id.entity
+        case .batchedFault(let batch, let slot): batch.members.entity(at: Int(slot))
+        case .state(let state): state.objectID.entity
+        }
+    }
     // Performance: the stored properties below are read and written on every property access,
     // fault and save, only on the context's queue, and never while another access to the same
     // property is open. `@exclusivity(unchecked)` drops the runtime's dynamic exclusivity check
     // (a call of about 76 instructions per access, a tenth of inserting and saving an object).
 
-    /// The object's identity: temporary until its first save, then permanent.
-    @exclusivity(unchecked) public internal(set) var objectID: NSManagedObjectID
     /// The context that owns the object; nil after its deletion is saved, its insertion rolled back, or its context reset.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
-    /// Values, row, changes and flags; nothing for a fault that never held any (see
-    /// `ObjectState`).
-    @exclusivity(unchecked) private var storage: ObjectStorage = .blank
+    /// ID, values, row, changes and flags; only the ID, or where to make it, for an object that
+    /// never held anything else (see `ObjectState`).
+    @exclusivity(unchecked) private var storage: ObjectStorage
+
+    /// The object's identity: temporary until its first save, then permanent. A batched fault
+    /// makes its ID here, each time until it fires (IDs compare by value, not identity).
+    public internal(set) var objectID: NSManagedObjectID {
+        get {
+            switch storage {
+            case .blank(let id), .fault(let id): id
+            case .batchedFault(let batch, let slot): batch.members[Int(slot)]
+            case .state(let state): state.objectID
+            }
+        }
+        set {
+            switch storage {
+            case .blank: storage = .blank(newValue)
+            case .fault: storage = .fault(newValue)
+            case .batchedFault: liveState().objectID = newValue
+            case .state(let state): state.objectID = newValue
+            }
+        }
+    }
+
+    /// What the ID says, read without making one: how the context's table finds the object.
+    var registrationName: ObjectName {
+        switch storage {
+        case .blank(let id), .fault(let id): id.name
+        case .batchedFault(let batch, let slot): batch.members.name(at: Int(slot))
+        case .state(let state): state.objectID.name
+        }
+    }
 
     /// The state, made with what the inline storage said if the object has none yet. The
     /// accessors below switch on `storage` themselves and come here only without a state:
@@ -37,12 +70,23 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     func liveState() -> ObjectState {
         let created = switch storage {
         case .state(let state): state
-        case .blank: ObjectState(entity: entity, isFault: false, fetchBatch: nil)
-        case .fault: ObjectState(entity: entity, isFault: true, fetchBatch: nil)
-        case .batchedFault(let batch): ObjectState(entity: entity, isFault: true, fetchBatch: batch)
+        case .blank(let id): ObjectState(objectID: id, isFault: false, fetchBatch: nil)
+        case .fault(let id): ObjectState(objectID: id, isFault: true, fetchBatch: nil)
+        case .batchedFault(let batch, let slot): ObjectState(objectID: batch.members[Int(slot)], isFault: true, fetchBatch: batch)
         }
         storage = .state(created)
         return created
+    }
+
+    /// Turns an object no one has seen yet into a fault of the object `id` names.
+    func becomeFault(identifiedBy id: NSManagedObjectID) {
+        storage = .fault(id)
+    }
+
+    /// Turns an object no one has seen yet into a fault of `batch`, with the ID of its member
+    /// at `slot`: how a batched fetch makes its faults without making their IDs.
+    func becomeFault(of batch: FetchBatch, at slot: Int) {
+        storage = .batchedFault(batch, slot: UInt32(slot))
     }
 
     /// Current values by property ordinal (see `ObjectValues`).
@@ -109,7 +153,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         }
         set {
             switch storage {
-            case .blank: if newValue { storage = .fault }
+            case .blank(let id): if newValue { storage = .fault(id) }
             case .fault, .batchedFault: if !newValue { liveState().isFault = false }
             case .state(let state): state.isFault = newValue
             }
@@ -118,19 +162,28 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
 
     /// The pending batch of a batched fetch this fault's row will be read with.
     var fetchBatch: FetchBatch? {
-        get {
-            switch storage {
-            case .blank, .fault: nil
-            case .batchedFault(let batch): batch
-            case .state(let state): state.fetchBatch
-            }
+        switch storage {
+        case .blank, .fault: nil
+        case .batchedFault(let batch, _): batch
+        case .state(let state): state.fetchBatch
         }
-        set {
-            switch storage {
-            case .fault, .batchedFault: storage = newValue.map(ObjectStorage.batchedFault) ?? .fault
-            case .blank: if newValue != nil { liveState().fetchBatch = newValue }
-            case .state(let state): state.fetchBatch = newValue
-            }
+    }
+
+    /// Makes a fault read its row with `batch`, whose member at `slot` it is.
+    func join(_ batch: FetchBatch, at slot: Int) {
+        switch storage {
+        case .fault, .batchedFault: becomeFault(of: batch, at: slot)
+        case .state(let state): state.fetchBatch = batch
+        case .blank: break
+        }
+    }
+
+    /// Detaches the object from its batch (which is being read), making its ID if it had none.
+    func leaveFetchBatch() {
+        switch storage {
+        case .batchedFault(let batch, let slot): storage = .fault(batch.members[Int(slot)])
+        case .state(let state): state.fetchBatch = nil
+        case .blank, .fault: break
         }
     }
 
@@ -202,7 +255,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// privately) and call `super`. Contexts make objects through `init(_entity:insertInto:)`, which every
     /// subclass that keeps or overrides this initialiser inherits and which lands here.
     public init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        self.objectID = NSManagedObjectID(temporaryFor: entity)
+        storage = .blank(NSManagedObjectID(temporaryFor: entity))
         super.init()
         ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
         if let context { context.insert(self) }

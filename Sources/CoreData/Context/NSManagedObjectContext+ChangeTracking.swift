@@ -43,7 +43,7 @@ extension NSManagedObjectContext {
         for object in deletedSet where object.insertedFlag {
             insertedSet.remove(object)
             deletedSet.remove(object)
-            registered.removeValue(forKey: object.objectID)
+            registered.remove(object)
         }
         undoRecording?.closeStep()
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
@@ -57,7 +57,7 @@ extension NSManagedObjectContext {
         if !updated.isEmpty { userInfo[NSUpdatedObjectsKey] = updated }
         if !deleted.isEmpty { userInfo[NSDeletedObjectsKey] = deleted }
         if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
-        if invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = Array(registered.keys) }
+        if invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = Array(registered.ids) }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
         // The event is over: `changedValuesForCurrentEvent()` starts afresh.
         for object in inserted { object.eventChangedKeys.removeAll() }

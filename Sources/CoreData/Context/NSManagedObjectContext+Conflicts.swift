@@ -55,7 +55,7 @@ extension NSManagedObjectContext {
 
     /// Drops an object from the context entirely, as when its row vanished.
     func forget(_ object: NSManagedObject) {
-        registered.removeValue(forKey: object.objectID)
+        registered.remove(object)
         insertedSet.remove(object)
         deletedSet.remove(object)
         changedSet.remove(object)

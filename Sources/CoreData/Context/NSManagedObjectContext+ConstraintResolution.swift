@@ -65,7 +65,7 @@ extension NSManagedObjectContext {
         object.objectID = row.objectID
         object.insertedFlag = false
         object.committed = row
-        registered[row.objectID] = object
+        registered.insert(object)
         // The stored members stay members: the new object's join those already in the store.
         for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
             let stored = (try? persistentStoreCoordinator?.store(for: row.objectID).relatedObjectIDs(relationship, of: row.objectID, for: self)) ?? []
@@ -95,7 +95,7 @@ extension NSManagedObjectContext {
         }
         // What still points at the duplicate: inverse sides already moved above are dropped,
         // one-way references are re-pointed.
-        for object in registered.values where object !== duplicate && !object.faultFlag {
+        for object in registered.objects where object !== duplicate && !object.faultFlag {
             for relationship in object.entity.relationshipsByName.values {
                 if relationship.isToMany {
                     guard let members = object.values[relationship.name] as? ToManyMembers, members.remove(duplicate) else { continue }
@@ -107,7 +107,7 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        registered.removeValue(forKey: duplicate.objectID)
+        registered.remove(duplicate)
         insertedSet.remove(duplicate)
         unprocessedInserted.remove(duplicate)
         changedSet.remove(duplicate)

@@ -41,7 +41,7 @@ extension NSManagedObjectContext {
             if found.isEmpty { return }
             if policy == .errorMergePolicyType {
                 for item in found where item.databaseObjectIsNew {
-                    if let object = item.conflict.databaseObject { registered.removeValue(forKey: object.objectID) }
+                    if let object = item.conflict.databaseObject { registered.remove(object) }
                 }
                 throw CoreDataError.make(NSManagedObjectConstraintMergeError,
                     "Could not save: \(found.count) uniqueness constraint conflict(s)",

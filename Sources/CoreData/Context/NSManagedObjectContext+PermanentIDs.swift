@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
             reassignID(of: object, to: permanentID)
             if let row = rowCache.removeValue(forKey: temporaryID) { rowCache[permanentID] = row }
         }
-        for object in registered.values {
+        for object in registered.objects {
             guard let committed = object.committed else { continue }
             object.committed = committed.replacingIDs(permanentIDs, objectID: object.objectID)
         }

@@ -12,7 +12,7 @@ extension NSManagedObjectContext {
             let restored = deletedSet.subtracting(insertedSet)
             let reverted = changedSet.subtracting(insertedSet).subtracting(deletedSet)
             for object in removed {
-                registered.removeValue(forKey: object.objectID)
+                registered.remove(object)
                 object.insertedFlag = false
                 object.managedObjectContext = nil
             }
@@ -32,9 +32,9 @@ extension NSManagedObjectContext {
     /// manager's operations are removed.
     public func reset() {
         performAndWait {
-            for object in registered.values { object.managedObjectContext = nil }
-            reportUnregistered(registered.keys)
-            registered = [:]
+            for object in registered.objects { object.managedObjectContext = nil }
+            reportUnregistered(registered.ids)
+            registered = RegisteredObjects()
             forgetPendingChanges()
             rowCache = [:]
             advanceQueryGeneration()
@@ -78,7 +78,7 @@ extension NSManagedObjectContext {
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
         performAndWait {
-            let objects = Array(registered.values)
+            let objects = Array(registered.objects)
             for object in objects { refresh(object, mergeChanges: true) }
             postObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: Set(objects.filter { !$0.insertedFlag }))
         }

@@ -27,7 +27,7 @@ extension NSManagedObjectContext {
         object.deletedFlag = false
         insertionCounter += 1
         object.insertionSerial = insertionCounter
-        registered[object.objectID] = object
+        registered.insert(object)
         insertedSet.insert(object)
         unprocessedInserted.insert(object)
         object.values.fillDefaults()
@@ -42,7 +42,7 @@ extension NSManagedObjectContext {
         deletedSet.remove(object)
         unprocessedDeleted.remove(object)
         // A new object deleted and processed left the context; it comes back.
-        registered[object.objectID] = object
+        registered.insert(object)
         if object.insertedFlag {
             insertedSet.insert(object)
         } else if !object.changedKeys.isEmpty {
@@ -82,15 +82,25 @@ extension NSManagedObjectContext {
     /// first access. Never fails; use `existingObject(with:)` to check the row exists.
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         ConcurrencyDebug.check(self, "object(with:)")
-        if let object = registered[objectID] { return object }
-        if adoptPendingPermanentIDs(), let object = registered[objectID] { return object }
-        let object = faultClass(for: objectID.entity).init(_entity: objectID.entity, insertInto: nil)
-        object.objectID = objectID
+        return registeredObject(named: objectID.name)
+            ?? registerFault(of: objectID.entity) { $0.becomeFault(identifiedBy: objectID) }
+    }
+
+    /// The registered object of that name, after adopting permanent IDs a parent's save handed
+    /// over if it is not found at first.
+    func registeredObject(named name: ObjectName) -> NSManagedObject? {
+        if let object = registered.object(named: name) { return object }
+        return adoptPendingPermanentIDs() ? registered.object(named: name) : nil
+    }
+
+    /// Makes a fault of `entity`, gives it its identity with `identify`, and registers it.
+    func registerFault(of entity: NSEntityDescription, identify: (NSManagedObject) -> Void) -> NSManagedObject {
+        let object = faultClass(for: entity).init(_entity: entity, insertInto: nil)
+        identify(object)
         object.managedObjectContext = self
-        object.faultFlag = true
-        registered[objectID] = object
-        if let store = objectID.persistentStore, store.observesRegistrations {
-            store.managedObjectContextDidRegisterObjects(with: [objectID])
+        registered.insert(object)
+        if let store = object.registrationName.store, store.observesRegistrations {
+            store.managedObjectContextDidRegisterObjects(with: [object.objectID])
         }
         return object
     }
@@ -133,7 +143,7 @@ extension NSManagedObjectContext {
     /// Every object the context holds, faults included.
     public var registeredObjects: Set<NSManagedObject> {
         ConcurrencyDebug.check(self, "registeredObjects")
-        return Set(registered.values)
+        return Set(registered.objects)
     }
 
     /// Objects inserted since the last save.
@@ -223,9 +233,9 @@ extension NSManagedObjectContext {
 
     /// Moves an object's registration from its temporary ID to its permanent one.
     func reassignID(of object: NSManagedObject, to newID: NSManagedObjectID) {
-        registered.removeValue(forKey: object.objectID)
+        registered.remove(object)
         object.objectID = newID
-        registered[newID] = object
+        registered.insert(object)
     }
 
     func noCoordinator() -> NSError {

@@ -135,7 +135,7 @@ extension NSManagedObjectContext {
         }
         for object in inserted { object.insertedFlag = false }
         for object in deleted {
-            registered.removeValue(forKey: object.objectID)
+            registered.remove(object)
             rowCache.removeValue(forKey: object.objectID)
         }
         insertedSet = []

@@ -65,7 +65,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // Object graph state; touched only on the context's queue. The hot tables skip the runtime's
     // dynamic exclusivity check (see the note in `NSManagedObject`): nothing holds an access to
     // one of them open across a call that could touch it again.
-    @exclusivity(unchecked) var registered = ObjectIDMap<NSManagedObject>()
+    @exclusivity(unchecked) var registered = RegisteredObjects()
     /// The subclass the last fault was made of, and its entity: a fetch makes thousands of faults
     /// of one entity, and asking the class registry by name hashes the class name each time.
     var lastFaultClass: (entity: NSEntityDescription, objectClass: NSManagedObject.Type)?

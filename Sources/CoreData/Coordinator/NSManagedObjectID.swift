@@ -11,8 +11,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     public let entity: NSEntityDescription
     /// The store's primary key (Z_PK) when `store` is set; otherwise a number unique within this
     /// process (new objects, and every fetched fault briefly, get one, so it is a counter
-    /// rather than a UUID). One stored key a row: a result of a million rows holds a million
-    /// IDs, so the ID keeps just the entity, the key and the store (40 bytes, a 48-byte block).
+    /// rather than a UUID). The ID keeps just the entity, the key and the store (40 bytes, a
+    /// 48-byte block); a batched fetch's faults make theirs only when asked (`ObjectStorage`).
     private let key: Int64
     /// Strong, so an ID keeps its store's identifier for equality and URIs after the store is
     /// removed; a removed store holds no files or connections. Nil exactly while temporary.
@@ -70,19 +70,13 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         return identifies(sameObjectAs: other)
     }
 
-    /// Equality without boxing: the same key, then the same store and root entity.
+    /// Equality without boxing (see `ObjectName`).
     func identifies(sameObjectAs other: NSManagedObjectID) -> Bool {
-        if self === other { return true }
-        if let primaryKey, let otherKey = other.primaryKey {
-            guard primaryKey == otherKey else { return false }
-            if store === other.store && entity === other.entity { return true }
-            return storeIdentifier == other.storeIdentifier && entity.rootEntity.name == other.entity.rootEntity.name
-        }
-        return temporaryIdentifier != nil && temporaryIdentifier == other.temporaryIdentifier
+        self === other || name == other.name
     }
 
-    /// The number an ID is hashed by: its primary key or temporary counter.
-    var hashKey: UInt64 { UInt64(bitPattern: key) }
+    /// The ID's key, entity and store, for comparing with objects that have no ID made.
+    var name: ObjectName { ObjectName(key: key, entity: entity, store: store) }
 
     /// The key alone: equal IDs have equal keys, and hashing the entity's name too would cost a
     /// string hash on every dictionary look-up. Rows of different entities sharing a key

@@ -9,7 +9,7 @@ struct ObjectIDMap<Value>: Sequence, ExpressibleByDictionaryLiteral {
     private struct Entry: Hashable {
         let id: NSManagedObjectID
         static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.id.identifies(sameObjectAs: rhs.id) }
-        func hash(into hasher: inout Hasher) { hasher.combine(id.hashKey) }
+        func hash(into hasher: inout Hasher) { hasher.combine(id.name.key) }
     }
 
     typealias Key = NSManagedObjectID

@@ -1,24 +1,28 @@
 /// A run of `fetchBatchSize` consecutive results of a batched fetch whose rows have not been
-/// read. Each member fault points at its batch; the first member to fire reads the rows of the
-/// whole batch in one query, so touching objects in result order costs one query per batch
-/// and memory grows with the batches touched, not with the result.
+/// read. Each member fault points at its batch and its slot in it; the first member to fire
+/// reads the rows of the whole batch in one query, so touching objects in result order costs
+/// one query per batch and memory grows with the batches touched, not with the result.
 final class FetchBatch {
-    /// Emptied once read, so a batch holds its IDs only while it is pending.
-    private var ids: [NSManagedObjectID]
+    /// The members' IDs, as compact as the store listed them (eight bytes a row): a member that
+    /// never fired makes its ID from here. Kept for as long as a member points here.
+    let members: ObjectIDList
+    private var isPending = true
 
-    init(_ ids: [NSManagedObjectID]) {
-        self.ids = ids
+    init(_ members: ObjectIDList) {
+        precondition(members.count <= Int(UInt32.max), "a fetch batch of more than 2^32 rows")
+        self.members = members
     }
 
     /// Reads the rows of the members that are still faults into the context's row cache, where
     /// firing faults find them. Runs on the context's queue, as faults fire there.
     func load(in context: NSManagedObjectContext) {
-        let pending = ids
-        ids = []
+        guard isPending else { return }
+        isPending = false
         var wanted: [NSManagedObjectID] = []
-        for id in pending {
-            guard let object = context.registeredObject(for: id), object.fetchBatch === self else { continue }
-            object.fetchBatch = nil
+        for slot in members.indices {
+            guard let object = context.registered.object(named: members.name(at: slot)), object.fetchBatch === self else { continue }
+            object.leaveFetchBatch()
+            let id = object.objectID
             if object.faultFlag, context.rowCache[id] == nil { wanted.append(id) }
         }
         // A failed read leaves the rows uncached: each fault then reads its own row, as an
@@ -44,14 +48,16 @@ extension NSManagedObjectContext {
         return objects
     }
 
-    /// The objects for `ids`, those whose rows are not at hand made faults of one batch.
-    func batchFaults(for members: some Collection<NSManagedObjectID>) -> [NSManagedObject] {
-        // Made once: an `ObjectIDList` makes a new ID each time one is read.
-        let ids = Array(members)
-        let batch = FetchBatch(ids)
-        return ids.map { id in
-            let object = self.object(with: id)
-            if object.faultFlag, rowCache[id] == nil { object.fetchBatch = batch }
+    /// The objects for `members`, in order, those whose rows are not at hand made faults of one
+    /// batch; a new fault makes no ID.
+    func batchFaults(for members: Slice<ObjectIDList>) -> [NSManagedObject] {
+        let batch = FetchBatch(members.base.extracting(members.startIndex..<members.endIndex))
+        return batch.members.indices.map { slot in
+            let name = batch.members.name(at: slot)
+            guard let object = registeredObject(named: name) else {
+                return registerFault(of: batch.members.entity(at: slot)) { $0.becomeFault(of: batch, at: slot) }
+            }
+            if object.faultFlag, rowCache[object.objectID] == nil { object.join(batch, at: slot) }
             return object
         }
     }

@@ -33,11 +33,37 @@ struct ObjectIDList: RandomAccessCollection {
 
     subscript(position: Int) -> NSManagedObjectID {
         switch storage {
-        case .primaryKeys(let store, let entities, let keys, let entityIndexes):
-            let entity = entityIndexes.isEmpty ? entities[0] : entities[Int(entityIndexes[position])]
-            return store.objectID(for: entity, primaryKey: keys[position])
+        case .primaryKeys(let store, _, let keys, _): store.objectID(for: entity(at: position), primaryKey: keys[position])
+        case .objectIDs(let ids): ids[position]
+        }
+    }
+
+    /// The ID at `position` as a name, without making the ID.
+    func name(at position: Int) -> ObjectName {
+        switch storage {
+        case .primaryKeys(let store, _, let keys, _): ObjectName(key: keys[position], entity: entity(at: position), store: store)
+        case .objectIDs(let ids): ids[position].name
+        }
+    }
+
+    /// The entity of the ID at `position`, without making the ID.
+    func entity(at position: Int) -> NSEntityDescription {
+        switch storage {
+        case .primaryKeys(_, let entities, _, let entityIndexes):
+            entityIndexes.isEmpty ? entities[0] : entities[Int(entityIndexes[position])]
         case .objectIDs(let ids):
-            return ids[position]
+            ids[position].entity
+        }
+    }
+
+    /// The IDs in `range` as a list of their own, as compact as this one.
+    func extracting(_ range: Range<Int>) -> ObjectIDList {
+        switch storage {
+        case .primaryKeys(let store, let entities, let keys, let entityIndexes):
+            ObjectIDList(store: store, entities: entities, keys: Array(keys[range]),
+                         entityIndexes: entityIndexes.isEmpty ? [] : Array(entityIndexes[range]))
+        case .objectIDs(let ids):
+            ObjectIDList(Array(ids[range]))
         }
     }
 }

@@ -15,7 +15,7 @@ struct Report: Codable {
     struct TargetResult: Codable {
         let statement: String
         let value: Double
-        /// "ratio" or "ms".
+        /// "ratio", or the subject's unit ("ms", "MiB") for a limit on the figure itself.
         let measure: String
         let limit: Double?
         /// nil for an informational ratio.
@@ -60,7 +60,8 @@ extension Report.CaseResult {
                                            limit: target.informational ? nil : target.limit, met: target.informational ? nil : met)
             }
             let met = target.strict ? subject < target.limit : subject <= target.limit
-            return Report.TargetResult(statement: target.statement, value: subject, measure: "ms", limit: target.limit, met: met)
+            let unit = results.first { $0.0.label == target.subject }?.0.unit ?? .milliseconds
+            return Report.TargetResult(statement: target.statement, value: subject, measure: unit.rawValue, limit: target.limit, met: met)
         }
         id = benchmark.id
         title = benchmark.title
@@ -119,7 +120,7 @@ enum TableFormat {
     }
 
     static func targetLine(_ target: Report.TargetResult) -> String {
-        let value = target.measure == "ms" ? "\(number(target.value)) ms" : ratio(target.value)
+        let value = target.measure == "ratio" ? ratio(target.value) : "\(number(target.value)) \(target.measure)"
         let verdict: String
         switch target.met {
         case true?: verdict = "MET"
