@@ -131,9 +131,11 @@ extension NSManagedObjectContext {
         if pending.isEmpty, request.fetchBatchSize > 0 {
             objects = try batchedObjects(fetch, batchSize: request.fetchBatchSize)
         } else if pending.isEmpty {
-            objects = try upstreamRows(fetch).map {
-                register($0, asFault: request.returnsObjectsAsFaults, refresh: request.shouldRefreshRefetchedObjects)
-            }
+            let rows = try upstreamRows(fetch)
+            // Read once: a request's properties are checked for exclusive access on each read.
+            let (asFault, refresh) = (request.returnsObjectsAsFaults, request.shouldRefreshRefetchedObjects)
+            registered.reserveCapacity(registered.count + rows.count)
+            objects = rows.map { register($0, asFault: asFault, refresh: refresh) }
         } else {
             objects = try mergedWithPendingChanges(fetch, pending: pending)
             if !request.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }

@@ -68,7 +68,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var registered = RegisteredObjects()
     /// The subclass the last fault was made of, and its entity: a fetch makes thousands of faults
     /// of one entity, and asking the class registry by name hashes the class name each time.
-    var lastFaultClass: (entity: NSEntityDescription, objectClass: NSManagedObject.Type)?
+    @exclusivity(unchecked) var lastFaultClass: (entity: NSEntityDescription, objectClass: NSManagedObject.Type)?
     @exclusivity(unchecked) var insertedSet = ManagedObjectSet()
     @exclusivity(unchecked) var deletedSet = ManagedObjectSet()
     @exclusivity(unchecked) var changedSet = ManagedObjectSet()

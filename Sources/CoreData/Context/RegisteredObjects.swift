@@ -97,11 +97,30 @@ struct RegisteredObjects {
         Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
+    /// Makes room for `capacity` objects at once: a fetch registering its rows rehashes the
+    /// table once rather than at each doubling.
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard capacity * 4 > slots.count * 3 else { return }
+        var bits = 4
+        while capacity * 4 > (1 << bits) * 3 { bits += 1 }
+        rehash(slotBits: bits)
+    }
+
     private mutating func grow() {
+        rehash(slotBits: slots.isEmpty ? 4 : 64 - shift + 1)
+    }
+
+    /// Moves every object into a table of `1 << slotBits` slots. Names are unique already, so
+    /// each object goes to the first empty slot from its home without comparing names.
+    private mutating func rehash(slotBits: Int) {
         let old = slots
-        shift = slots.isEmpty ? 60 : shift - 1
-        slots = Array(repeating: nil, count: 1 << (64 - shift))
-        count = 0
-        for case let object? in old { insert(object) }
+        shift = 64 - slotBits
+        slots = Array(repeating: nil, count: 1 << slotBits)
+        let mask = slots.count - 1
+        for case let object? in old {
+            var slot = home(of: object.registrationName.key)
+            while slots[slot] != nil { slot = (slot + 1) & mask }
+            slots[slot] = object
+        }
     }
 }

@@ -42,6 +42,7 @@ extension NSManagedObjectContext {
         let ids = try upstreamObjectIDList(fetch)
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(ids.count)
+        registered.reserveCapacity(registered.count + ids.count)
         for start in stride(from: 0, to: ids.count, by: batchSize) {
             objects += batchFaults(for: ids[start..<min(start + batchSize, ids.count)])
         }
