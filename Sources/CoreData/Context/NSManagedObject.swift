@@ -28,7 +28,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     // (a call of about 76 instructions per access, a tenth of inserting and saving an object).
 
     /// The context that owns the object; nil after its deletion is saved, its insertion rolled back, or its context reset.
-    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
     /// ID, values, row, changes and flags; only the ID, or where to make it, for an object that
     /// never held anything else (see `ObjectState`).

@@ -21,7 +21,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// The model the entity belongs to; weak, as the model holds its entities.
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
     /// The parent entity whose properties this one inherits; set through the parent's `subentities`.
-    public private(set) weak var superentity: NSEntityDescription?
+    /// Read (through `rootEntity`) on every row a store writes; set only while the model is
+    /// edited, so it skips the runtime's exclusivity check.
+    @exclusivity(unchecked) public private(set) weak var superentity: NSEntityDescription?
 
     private var ownProperties: [NSPropertyDescription] = []
     private var ownSubentities: [NSEntityDescription] = []
@@ -33,8 +35,9 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// on several cores decode rows at once, and one lock per property lookup serialised them.
     private let frozenIndex = Atomic<Unmanaged<PropertyIndex>?>(nil)
 
-    /// The number stored in each row's Z_ENT column, assigned by the model.
-    var entityNumber: Int = 0
+    /// The number stored in each row's Z_ENT column, assigned by the model before it is in use;
+    /// read for every row a store writes, without the runtime's exclusivity check.
+    @exclusivity(unchecked) var entityNumber: Int = 0
 
     /// An empty entity; set its name and properties.
     public override init() { super.init() }

@@ -10,12 +10,15 @@ struct SQLRowDecoder {
     }
 
     let entity: NSEntityDescription
+    /// The table the entity's rows are in.
+    let layout: SQLTableLayout
     private let columns: [Column]
 
     /// Columns of sibling entities share the table; only `entity`'s own are read. Column
     /// `index` of a row is the layout's column `index - 3` (after Z_PK, Z_ENT, Z_OPT).
     init(entity: NSEntityDescription, layout: SQLTableLayout) {
         self.entity = entity
+        self.layout = layout
         let ordinals = entity.propertyIndex.ordinals
         let properties = entity.propertiesByName
         columns = layout.columns.enumerated().compactMap { offset, column in

@@ -10,8 +10,10 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
     private let writingThread = Locked<pthread_t?>(nil)
     private(set) var layouts: [String: SQLTableLayout] = [:]
-    /// By entity number (Z_ENT), as rows name their entity; each knows its entity.
-    private var rowDecoders: [Int: SQLRowDecoder] = [:]
+    /// Indexed by entity number (Z_ENT), as rows name their entity; each knows its entity.
+    /// Filled once by `load(model:)` before any read, then read for every row: an array rather
+    /// than a dictionary (no hashing), without the runtime's exclusivity check.
+    @exclusivity(unchecked) private var rowDecoders: [SQLRowDecoder?] = []
     private var model: NSManagedObjectModel?
     /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
     /// next save, as on Apple platforms. Read and written only under the store's lock.
@@ -35,6 +37,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
             for entity in model.entities {
                 if entity.superentity == nil { layouts[entity.name ?? ""] = SQLTableLayout(root: entity) }
             }
+            rowDecoders = Array(repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
             for entity in model.entities {
                 rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
             }
@@ -248,8 +251,12 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
         return connection
     }
 
+    /// The table of `entity`'s rows: found by entity number, as a save asks for every row, and
+    /// by root entity name for an entity of another copy of the model (or before `load`).
     func layout(for entity: NSEntityDescription) -> SQLTableLayout {
-        layouts[entity.rootEntity.name ?? ""]!
+        let number = entity.entityNumber
+        if rowDecoders.indices.contains(number), let decoder = rowDecoders[number], decoder.entity === entity { return decoder.layout }
+        return layouts[entity.rootEntity.name ?? ""]!
     }
 
     /// Runs `body` in one write transaction under the store's lock.
@@ -362,7 +369,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     }
 
     func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
-        rowDecoders[Int(number)]?.entity ?? fallback
+        rowDecoders.indices.contains(Int(number)) ? rowDecoders[Int(number)]?.entity ?? fallback : fallback
     }
 
     private func decodeRow(_ row: SQLiteRow, _ connection: SQLiteConnection) throws -> RowSnapshot {
