@@ -150,7 +150,7 @@ extension NSManagedObject {
     /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
     /// booleans, as Xcode-generated scalar properties behave.
     public func managedValue<T>(forKey key: String) -> T {
-        if keyRecorder == nil, let ordinal = propertyIndex.ordinals[key], propertyIndex.properties[ordinal] is NSAttributeDescription {
+        if let ordinal = propertyIndex.attributeOrdinals[key], keyRecorder == nil {
             // The typed path: the stored value converted straight to `T`.
             ConcurrencyDebug.check(self)
             willAccessValue(forKey: key)

@@ -25,6 +25,9 @@ final class PropertyIndex: @unchecked Sendable {
     let relationshipsByName: [String: NSRelationshipDescription]
     /// Each name's ordinal (the later property of a repeated name, as in `byName`).
     let ordinals: [String: Int]
+    /// The ordinals of attributes alone: a typed read finds its slot without touching (and so
+    /// retaining) the property description.
+    let attributeOrdinals: [String: Int]
     /// Ordinals of to-one and of to-many relationships, for the loops that treat them apart.
     let toOneOrdinals: [Int]
     let toManyOrdinals: [Int]
@@ -50,6 +53,7 @@ final class PropertyIndex: @unchecked Sendable {
         attributesByName = attributes
         relationshipsByName = relationships
         self.ordinals = ordinals
+        attributeOrdinals = ordinals.filter { properties[$0.value] is NSAttributeDescription }
         toOneOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == false }
         toManyOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == true }
         frozenDefaults = generation == Self.frozenGeneration ? Self.defaults(of: properties) : []

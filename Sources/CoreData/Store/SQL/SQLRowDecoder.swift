@@ -3,7 +3,10 @@
 /// casts or boxing.
 struct SQLRowDecoder {
     private enum Column {
-        case attribute(index: Int32, ordinal: Int, NSAttributeDescription)
+        /// The attribute is unmanaged: `entity`, which holds its properties, keeps it alive, and
+        /// a counted reference would be retained and released for every column of every row,
+        /// on a count every thread decoding this entity's rows shares.
+        case attribute(index: Int32, ordinal: Int, Unmanaged<NSAttributeDescription>)
         case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription)
         /// One element of a composite attribute, gathered into the attribute's dictionary.
         case element(index: Int32, ordinal: Int, path: [String], NSAttributeDescription)
@@ -29,7 +32,7 @@ struct SQLRowDecoder {
             }
             switch properties[column.property.name] {
             case let attribute as NSAttributeDescription:
-                return .attribute(index: index, ordinal: ordinal, attribute)
+                return .attribute(index: index, ordinal: ordinal, Unmanaged.passUnretained(attribute))
             case let relationship as NSRelationshipDescription:
                 return relationship.destinationEntity.map { .toOne(index: index, ordinal: ordinal, destination: $0) }
             default:
@@ -46,7 +49,7 @@ struct SQLRowDecoder {
         for column in columns {
             switch column {
             case .attribute(let index, let ordinal, let attribute):
-                values[ordinal: ordinal] = try SQLValueCoding.decode(row, column: index, as: attribute)
+                values[ordinal: ordinal] = try attribute._withUnsafeGuaranteedRef { try SQLValueCoding.decode(row, column: index, as: $0) }
             case .toOne(let index, let ordinal, let destination):
                 guard !row.isNull(at: index) else { continue }
                 let key = row.int64(at: index)
