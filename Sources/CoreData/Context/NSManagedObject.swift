@@ -17,7 +17,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// never its entity): one field less in every object, faults included.
     public var entity: NSEntityDescription {
         switch storage {
-        case .blank(let id), .fault(let id): id.entity
+        case .blank(let entity): entity
+        case .fault(let id): id.entity
         case .batchedFault(let batch, let slot): batch.members.entity(at: Int(slot))
         case .state(let state): state.objectID.entity
         }
@@ -39,16 +40,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     public internal(set) var objectID: NSManagedObjectID {
         get {
             switch storage {
-            case .blank(let id), .fault(let id): id
+            case .blank: liveState().objectID
+            case .fault(let id): id
             case .batchedFault(let batch, let slot): batch.members[Int(slot)]
             case .state(let state): state.objectID
             }
         }
         set {
             switch storage {
-            case .blank: storage = .blank(newValue)
             case .fault: storage = .fault(newValue)
-            case .batchedFault: liveState().objectID = newValue
+            case .blank, .batchedFault: liveState().objectID = newValue
             case .state(let state): state.objectID = newValue
             }
         }
@@ -57,7 +58,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// What the ID says, read without making one: how the context's table finds the object.
     var registrationName: ObjectName {
         switch storage {
-        case .blank(let id), .fault(let id): id.name
+        case .blank: liveState().objectID.name
+        case .fault(let id): id.name
         case .batchedFault(let batch, let slot): batch.members.name(at: Int(slot))
         case .state(let state): state.objectID.name
         }
@@ -70,7 +72,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     func liveState() -> ObjectState {
         let created = switch storage {
         case .state(let state): state
-        case .blank(let id): ObjectState(objectID: id, isFault: false, fetchBatch: nil)
+        case .blank(let entity): ObjectState(objectID: NSManagedObjectID(temporaryFor: entity), isFault: false, fetchBatch: nil)
         case .fault(let id): ObjectState(objectID: id, isFault: true, fetchBatch: nil)
         case .batchedFault(let batch, let slot): ObjectState(objectID: batch.members[Int(slot)], isFault: true, fetchBatch: batch)
         }
@@ -153,7 +155,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         }
         set {
             switch storage {
-            case .blank(let id): if newValue { storage = .fault(id) }
+            case .blank: if newValue { liveState().isFault = true }
             case .fault, .batchedFault: if !newValue { liveState().isFault = false }
             case .state(let state): state.isFault = newValue
             }
@@ -255,7 +257,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// privately) and call `super`. Contexts make objects through `init(_entity:insertInto:)`, which every
     /// subclass that keeps or overrides this initialiser inherits and which lands here.
     public init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        storage = .blank(NSManagedObjectID(temporaryFor: entity))
+        storage = .blank(entity)
         super.init()
         ManagedObjectClassRegistry.shared.register(Swift.type(of: self))
         if let context { context.insert(self) }

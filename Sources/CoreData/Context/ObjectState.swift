@@ -40,8 +40,10 @@ final class ObjectState {
 /// Twelve bytes: the batched fault's slot and the references' spare bits, where Swift keeps
 /// the case.
 enum ObjectStorage {
-    /// A new object before its first value.
-    case blank(NSManagedObjectID)
+    /// A new object before its first value, or a fault before its context names it. Its
+    /// temporary ID is made with its state, when something first asks: a fault made by a
+    /// context never needs one (a counter every thread shares, and an allocation).
+    case blank(NSEntityDescription)
     /// A fault that never held state.
     case fault(NSManagedObjectID)
     /// A fault that never held state, whose row comes with the batch of a batched fetch and

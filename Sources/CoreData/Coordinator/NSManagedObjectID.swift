@@ -10,8 +10,8 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
     /// The entity of the object the ID names.
     public let entity: NSEntityDescription
     /// The store's primary key (Z_PK) when `store` is set; otherwise a number unique within this
-    /// process (new objects, and every fetched fault briefly, get one, so it is a counter
-    /// rather than a UUID). The ID keeps just the entity, the key and the store (40 bytes, a
+    /// process (every new object gets one when first asked, so it is a counter rather than a
+    /// UUID). The ID keeps just the entity, the key and the store (40 bytes, a
     /// 48-byte block); a batched fetch's faults make theirs only when asked (`ObjectStorage`).
     private let key: Int64
     /// Strong, so an ID keeps its store's identifier for equality and URIs after the store is
