@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 
 /// Maps an entity's `managedObjectClassName` to a Swift class.
 ///
@@ -25,11 +26,19 @@ final class ManagedObjectClassRegistry: Sendable {
     /// Classes already registered: every object's initialiser calls `register`, so the common
     /// case must not format type names.
     private let known = ReadMostly<Set<ObjectIdentifier>>([])
+    /// The class registered or found known last: objects are made a class at a time, and
+    /// comparing with it skips hashing into `known` and counting a reference to its storage,
+    /// which every thread making objects shares. Classes are never forgotten, so a stale value
+    /// still names a known class.
+    private let lastKnown = Atomic<UInt>(0)
 
     /// Remembers `objectClass` under its bare and module-qualified names.
     func register(_ objectClass: NSManagedObject.Type) {
-        guard objectClass != NSManagedObject.self, !known.value.contains(ObjectIdentifier(objectClass)),
-              known.update({ $0.insert(ObjectIdentifier(objectClass)).inserted }) else { return }
+        let identifier = ObjectIdentifier(objectClass)
+        if lastKnown.load(ordering: .acquiring) == UInt(bitPattern: identifier) { return }
+        guard objectClass != NSManagedObject.self else { return }
+        defer { lastKnown.store(UInt(bitPattern: identifier), ordering: .releasing) }
+        guard !known.value.contains(identifier), known.update({ $0.insert(identifier).inserted }) else { return }
         let qualified = String(reflecting: objectClass)
         let bare = String(describing: objectClass)
         classesByName.update { classes in
