@@ -58,7 +58,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// What the ID says, read without making one: how the context's table finds the object.
     var registrationName: ObjectName {
         switch storage {
-        case .blank: liveState().objectID.name
+        case .blank: objectID.name
         case .fault(let id): id.name
         case .batchedFault(let batch, let slot): batch.members.name(at: Int(slot))
         case .state(let state): state.objectID.name

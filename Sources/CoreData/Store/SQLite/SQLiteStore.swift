@@ -255,7 +255,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     /// by root entity name for an entity of another copy of the model (or before `load`).
     func layout(for entity: NSEntityDescription) -> SQLTableLayout {
         let number = entity.entityNumber
-        if rowDecoders.indices.contains(number), let decoder = rowDecoders[number], decoder.entity === entity { return decoder.layout }
+        if let decoder = rowDecoder(number: number), decoder.entity === entity { return decoder.layout }
         return layouts[entity.rootEntity.name ?? ""]!
     }
 
@@ -369,7 +369,12 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     }
 
     func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
-        rowDecoders.indices.contains(Int(number)) ? rowDecoders[Int(number)]?.entity ?? fallback : fallback
+        rowDecoder(number: Int(number))?.entity ?? fallback
+    }
+
+    /// The decoder of entity number `number`, nil for a number the model does not use.
+    private func rowDecoder(number: Int) -> SQLRowDecoder? {
+        rowDecoders.indices.contains(number) ? rowDecoders[number] : nil
     }
 
     private func decodeRow(_ row: SQLiteRow, _ connection: SQLiteConnection) throws -> RowSnapshot {
