@@ -9,7 +9,7 @@ extension NSManagedObjectContext {
         try performAndWait {
             if let objectClass = T.self as? NSManagedObject.Type { ManagedObjectClassRegistry.shared.register(objectClass) }
             if request.resultType == .managedObjectResultType, let objectType = T.self as? NSManagedObject.Type {
-                guard let typed = Self.cast(try fetchObjects(request), to: objectType, as: T.self) else {
+                guard let typed = Self.cast(try fetchObjects(request).objects, to: objectType, as: T.self) else {
                     throw CoreDataError.misuse("The fetch request for \(request.resolvedEntityName ?? "") produces objects of another class than \(T.self)")
                 }
                 return typed
@@ -23,7 +23,7 @@ extension NSManagedObjectContext {
             } else if request.resultType == .managedObjectIDResultType {
                 results = try matchingObjectIDs(fetch, includesPendingChanges: request.includesPendingChanges)
             } else {
-                results = try matchingObjects(fetch, request: request)
+                results = try matchingObjects(fetch, request: request).objects
             }
             guard let typed = results as? [T] else {
                 throw CoreDataError.misuse("The fetch request for \(fetch.entity.name ?? "") produces \(type(of: results.first ?? results)), not \(T.self)")
@@ -42,9 +42,10 @@ extension NSManagedObjectContext {
         return unsafeBitCast(objects, to: [T].self)
     }
 
-    /// The objects a request for managed objects matches, uncast: for the framework's own
-    /// callers (the fetched results controller), whose requests are typed `NSFetchRequestResult`.
-    func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+    /// The objects a request for managed objects matches, uncast, with the rows read for them:
+    /// for the framework's own callers (the fetched results controller), whose requests are
+    /// typed `NSFetchRequestResult`.
+    func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> FetchedObjects {
         try performAndWait { try matchingObjects(try storeFetch(for: request), request: request) }
     }
 
@@ -125,9 +126,10 @@ extension NSManagedObjectContext {
         return InMemoryQuery.page(objects, offset: fetch.offset, limit: fetch.limit)
     }
 
-    private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+    private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> FetchedObjects {
         let pending = request.includesPendingChanges ? pendingObjects(for: fetch) : []
         let objects: [NSManagedObject]
+        var fetchedRows: [RowSnapshot]?
         if pending.isEmpty, request.fetchBatchSize > 0 {
             objects = try batchedObjects(fetch, batchSize: request.fetchBatchSize)
         } else if pending.isEmpty {
@@ -136,12 +138,13 @@ extension NSManagedObjectContext {
             let (asFault, refresh) = (request.returnsObjectsAsFaults, request.shouldRefreshRefetchedObjects)
             registered.reserveCapacity(registered.count + rows.count)
             objects = rows.map { register($0, asFault: asFault, refresh: refresh) }
+            fetchedRows = rows
         } else {
             objects = try mergedWithPendingChanges(fetch, pending: pending)
             if !request.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching ?? [], for: objects)
-        return objects
+        return FetchedObjects(objects: objects, rows: fetchedRows)
     }
 
     /// The registered object for a fetched row. A fault keeps the row for when it fires; an

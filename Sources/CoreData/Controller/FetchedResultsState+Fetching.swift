@@ -68,16 +68,19 @@ extension FetchedResultsState {
     /// Runs `request`, which `fetchOnQueue()` checked asks for managed objects, and arranges
     /// its objects into a snapshot.
     func fetchSnapshot(_ request: NSFetchRequest<NSFetchRequestResult>) throws -> Snapshot {
-        let objects = try context.fetchObjects(loadingRequest(for: request))
+        let fetched = try context.fetchObjects(loadingRequest(for: request))
+        // Copied out of `self` once: each use of a stored property of a class in the loop copied
+        // the struct (retaining everything it holds) for the call.
+        let (ordering, naming, readsKeys) = (ordering, sectionNaming, readsObjectKeys)
         var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
-        rows.reserveCapacity(objects.count)
-        for (position, object) in objects.enumerated() {
+        rows.reserveCapacity(fetched.objects.count)
+        for (position, object) in fetched.objects.enumerated() {
             guard acceptsObject(object) else {
                 throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: object)), not its result type")
             }
-            let row = readAheadRow(of: object)
+            let row = readsKeys ? fetched.readAheadRow(of: object, at: position) : nil
             let key = ordering.isIncremental ? ordering.key(for: object, readAhead: row) : ordering.positionKey(position)
-            rows.append((ResultIdentity(object), key, sectionNaming.name(for: object, readAhead: row)))
+            rows.append((ResultIdentity(object), key, naming.name(for: object, readAhead: row, sortKey: key, ordering: ordering)))
         }
         // Should the store break ties or collate differently, our order rules, so later
         // incremental updates land where this snapshot expects.

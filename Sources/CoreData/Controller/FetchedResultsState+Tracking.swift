@@ -51,8 +51,9 @@ extension FetchedResultsState {
             if belongs {
                 let previous = changes[identity]?.contentChanged ?? false
                 let row = readAheadRow(of: object)
+                let key = ordering.key(for: object, readAhead: row)
                 changes[identity] = .present(
-                    identity, key: ordering.key(for: object, readAhead: row), section: sectionNaming.name(for: object, readAhead: row),
+                    identity, key: key, section: sectionNaming.name(for: object, readAhead: row, sortKey: key, ordering: ordering),
                     contentChanged: contentChanged || previous)
             } else if snapshot.entries[identity] != nil {
                 changes[identity] = .absent(identity)

@@ -42,9 +42,11 @@ struct ResultKeyPath {
     func queryValue(of object: NSManagedObject, readAhead row: RowSnapshot?) -> ConstantValue {
         if let attribute = boundAttribute {
             // A read-ahead row is laid out as the object is (`readAheadRow(of:)`).
-            if let row {
-                if row.values.index.property(at: boundOrdinal) === attribute {
-                    return ConstantValue(stored: row.values[ordinal: boundOrdinal], for: attribute)
+            // Read through the optional rather than bound to a local: binding copied the row,
+            // three counted references, for every key of every object.
+            if row != nil {
+                if row!.values.index.property(at: boundOrdinal) === attribute {
+                    return ConstantValue(stored: row!.values[ordinal: boundOrdinal], for: attribute)
                 }
             } else {
                 object.fireFaultIfNeeded()

@@ -44,10 +44,15 @@ struct ResultOrdering {
     /// The key paths read by the descriptors (e.g. `"team.zone"`), for relationship tracking.
     var keyPaths: [String] { steps.map(\.path.keyPath) }
 
+    /// The key path of the first descriptor, the one sections must follow.
+    var firstKeyPath: String? { steps.first?.path.keyPath }
+
     /// Reads `object`'s sort values now; `row` is its read-ahead row (`ResultKeyPath.readAheadRow(of:)`).
     func key(for object: NSManagedObject, readAhead row: RowSnapshot?) -> ResultSortKey {
+        // By index, here and in `areInIncreasingOrder`: iterating `steps` copied each step,
+        // retaining the key path's strings and attribute, for every object and comparison.
         ResultSortKey(
-            values: steps.map { $0.path.queryValue(of: object, readAhead: row) },
+            values: steps.indices.map { steps[$0].path.queryValue(of: object, readAhead: row) },
             tieBreak: object.objectID)
     }
 
@@ -61,11 +66,10 @@ struct ResultOrdering {
         guard isIncremental else {
             return ValueComparison.order(lhs.values[0], rhs.values[0]) == .orderedAscending
         }
-        for (index, step) in steps.enumerated() {
-            let result = step.selector.compare(lhs.values[index], rhs.values[index])
-            switch result {
-            case .orderedAscending: return step.ascending
-            case .orderedDescending: return !step.ascending
+        for index in steps.indices {
+            switch steps[index].selector.compare(lhs.values[index], rhs.values[index]) {
+            case .orderedAscending: return steps[index].ascending
+            case .orderedDescending: return !steps[index].ascending
             case .orderedSame: continue
             }
         }

@@ -27,4 +27,14 @@ struct SectionNaming {
         case let value?: return "\(value)"
         }
     }
+
+    /// The section name of `object` whose sort key `key` was just read by `ordering`. Apple asks
+    /// a sectioned request to sort by the section key path first; when it does, the name is the
+    /// first sort value's text, and the key path is not read a second time.
+    func name(for object: NSManagedObject, readAhead row: RowSnapshot?, sortKey key: ResultSortKey, ordering: ResultOrdering) -> String {
+        if let keyPath = path?.keyPath, ordering.firstKeyPath == keyPath, case .string(let text)? = key.values.first {
+            return text
+        }
+        return name(for: object, readAhead: row)
+    }
 }

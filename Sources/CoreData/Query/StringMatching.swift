@@ -18,6 +18,14 @@ enum StringMatching {
     /// every insertion into its sections runs this, and walking two UTF-8 views byte by byte
     /// cost several times more.
     static func compareBytes(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        // Native and small strings lend their bytes in place; only a bridged string is copied
+        // (by `withUTF8`, which needs a mutable copy to make it contiguous).
+        let result = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                compareBytes(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+            }
+        }
+        if let result = result ?? nil { return result }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in rhs.withUTF8 { right in compareBytes(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) } }

@@ -59,10 +59,11 @@ enum ValueComparison {
     /// (numbers and dates, then text, then blobs), then by value.
     static func order(_ lhs: ConstantValue, _ rhs: ConstantValue) -> ComparisonResult {
         // The common sort keys first: controllers compare keys like these millions of times.
-        switch (lhs, rhs) {
-        case (.string(let left), .string(let right)): return StringMatching.compareBytes(left, right)
-        case (.int(let left), .int(let right)): return left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
-        default: break
+        // One value at a time: switching over the pair `(lhs, rhs)` copied both values into
+        // it (a third of the cost of comparing two short strings).
+        if case .string(let left) = lhs, case .string(let right) = rhs { return StringMatching.compareBytes(left, right) }
+        if case .int(let left) = lhs, case .int(let right) = rhs {
+            return left < right ? .orderedAscending : left == right ? .orderedSame : .orderedDescending
         }
         let (leftRank, rightRank) = (sortRank(lhs), sortRank(rhs))
         if leftRank != rightRank { return leftRank < rightRank ? .orderedAscending : .orderedDescending }

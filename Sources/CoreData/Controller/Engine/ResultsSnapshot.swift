@@ -57,7 +57,9 @@ struct ResultsSnapshot<ID: Hashable, Key> {
 
     /// `rows` in key order, sorted only if they are not in it.
     static func sorted(_ rows: [(id: ID, key: Key, section: String)], by order: (Key, Key) -> Bool) -> [(id: ID, key: Key, section: String)] {
-        let isSorted = zip(rows, rows.dropFirst()).allSatisfy { order($0.key, $1.key) }
+        // By index: zipping the array with itself copied both tuples (four counted references)
+        // per comparison.
+        let isSorted = rows.indices.dropFirst().allSatisfy { order(rows[$0 - 1].key, rows[$0].key) }
         return isSorted ? rows : rows.sorted { order($0.key, $1.key) }
     }
 
@@ -67,6 +69,7 @@ struct ResultsSnapshot<ID: Hashable, Key> {
         areInIncreasingOrder: @escaping (Key, Key) -> Bool
     ) {
         self.init(areInIncreasingOrder: areInIncreasingOrder)
+        entries.reserveCapacity(sortedRows.underestimatedCount)
         var lastSection = -1
         for (id, key, name) in sortedRows {
             // Consecutive rows usually share a section: skip the dictionary for them.

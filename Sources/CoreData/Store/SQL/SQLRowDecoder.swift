@@ -1,7 +1,10 @@
 /// How rows of one entity are read from its table: which result column holds which property
 /// ordinal, worked out once per entity so that reading a row costs no property look-ups,
 /// casts or boxing.
-struct SQLRowDecoder {
+///
+/// A class, shared and never copied: the store picks the decoder of every row it reads, and
+/// copying a struct of this size retained each of its references per row.
+final class SQLRowDecoder {
     private enum Column {
         /// The attribute is unmanaged: `entity`, which holds its properties, keeps it alive, and
         /// a counted reference would be retained and released for every column of every row,

@@ -378,7 +378,9 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     }
 
     private func decodeRow(_ row: SQLiteRow, _ connection: SQLiteConnection) throws -> RowSnapshot {
-        let decoder = rowDecoders[Int(row.int64(at: 1))]!
+        guard let decoder = rowDecoder(number: Int(row.int64(at: 1))) else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "A row names entity number \(row.int64(at: 1)), which the model does not have")
+        }
         let values = try decoder.values(of: row, destinationEntity: { try destinationEntity($0, primaryKey: $1, connection) }, objectID: objectID)
         return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
     }
