@@ -137,6 +137,7 @@ extension NSManagedObjectContext {
             // Read once: a request's properties are checked for exclusive access on each read.
             let (asFault, refresh) = (request.returnsObjectsAsFaults, request.shouldRefreshRefetchedObjects)
             registered.reserveCapacity(registered.count + rows.count)
+            if asFault { rowCache.reserveCapacity(rowCache.count + rows.count) }
             objects = rows.map { register($0, asFault: asFault, refresh: refresh) }
             fetchedRows = rows
         } else {

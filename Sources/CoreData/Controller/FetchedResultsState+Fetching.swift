@@ -72,19 +72,23 @@ extension FetchedResultsState {
         // Copied out of `self` once: each use of a stored property of a class in the loop copied
         // the struct (retaining everything it holds) for the call.
         let (ordering, naming, readsKeys) = (ordering, sectionNaming, readsObjectKeys)
-        var rows: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
-        rows.reserveCapacity(fetched.objects.count)
+        var snapshot = Snapshot(areInIncreasingOrder: ordering.areInIncreasingOrder)
+        snapshot.reserveCapacity(fetched.objects.count)
+        // Should the store break ties or collate differently, our order rules: rows from the
+        // first one out of our order on are sorted in afterwards, so later incremental updates
+        // land where this snapshot expects.
+        var outOfOrder: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
         for (position, object) in fetched.objects.enumerated() {
             guard acceptsObject(object) else {
                 throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: object)), not its result type")
             }
             let row = readsKeys ? fetched.readAheadRow(of: object, at: position) : nil
             let key = ordering.isIncremental ? ordering.key(for: object, readAhead: row) : ordering.positionKey(position)
-            rows.append((ResultIdentity(object), key, naming.name(for: object, readAhead: row, sortKey: key, ordering: ordering)))
+            let section = naming.name(for: object, readAhead: row, sortKey: key, ordering: ordering)
+            if outOfOrder.isEmpty, snapshot.appendInOrder(id: ResultIdentity(object), key: key, section: section) { continue }
+            outOfOrder.append((ResultIdentity(object), key, section))
         }
-        // Should the store break ties or collate differently, our order rules, so later
-        // incremental updates land where this snapshot expects.
-        return Snapshot(rows: rows, areInIncreasingOrder: ordering.areInIncreasingOrder)
+        return outOfOrder.isEmpty ? snapshot : Snapshot(rows: snapshot.rows + outOfOrder, areInIncreasingOrder: ordering.areInIncreasingOrder)
     }
 
     /// The request to fetch with. The controller reads every object's sort keys and section

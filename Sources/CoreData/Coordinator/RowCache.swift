@@ -46,13 +46,14 @@ final class RowCache: Sendable {
     func store(_ rows: some Sequence<RowSnapshot>) {
         let now = DispatchTime.now().uptimeNanoseconds
         state.withLock { state in
+            state.entries.reserveCapacity(min(capacity, state.entries.count + rows.underestimatedCount))
             for row in rows {
-                if let existing = state.entries[row.objectID] {
-                    if existing.row.version <= row.version { state.entries[row.objectID] = Entry(row: row, storedAt: now) }
-                    continue
+                // One look-up for the usual case, a row not cached or older than this one.
+                if let replaced = state.entries.updateValue(Entry(row: row, storedAt: now), forKey: row.objectID) {
+                    if replaced.row.version > row.version { state.entries[row.objectID] = replaced }
+                } else {
+                    state.order.append(row.objectID)
                 }
-                state.entries[row.objectID] = Entry(row: row, storedAt: now)
-                state.order.append(row.objectID)
             }
             // O(1) amortised: each ID appended is popped at most once.
             while state.entries.count > capacity || state.order.count > 2 * capacity, let oldest = state.order.popFirst() {

@@ -5,13 +5,8 @@ extension ResultsSnapshot {
     /// O(n). A limited controller diffs windows with `difference(to:)`: an object pushed out
     /// of the window is then a deletion and one pulled in an insertion, as a refetch would see.
     func window(offset: Int, limit: Int?) -> ResultsSnapshot {
-        var rows: [(id: ID, key: Key, section: String)] = []
-        rows.reserveCapacity(count)
-        for section in sections {
-            for row in section.rows { rows.append((row.id, row.key, section.name)) }
-        }
         // Sections are contiguous in key order whenever the first sort key is the section key.
-        rows = Self.sorted(rows, by: areInIncreasingOrder)
+        let rows = Self.sorted(self.rows, by: areInIncreasingOrder)
         let start = Swift.min(Swift.max(offset, 0), rows.count)
         let end = limit.map { Swift.min(start + Swift.max($0, 0), rows.count) } ?? rows.count
         return ResultsSnapshot(sortedRows: rows[start..<end], areInIncreasingOrder: areInIncreasingOrder)

@@ -36,6 +36,9 @@ struct ResultsSnapshot<ID: Hashable, Key> {
     private(set) var sectionIndexByName: [String: Int]
     private(set) var entries: [ID: Entry]
     private(set) var count: Int
+    /// The section of the row appended last while building (whose last row it is), -1 before
+    /// the first.
+    private var lastAppendedSection = -1
 
     /// An empty snapshot ordered by `areInIncreasingOrder`.
     init(areInIncreasingOrder: @escaping (Key, Key) -> Bool) {
@@ -70,25 +73,54 @@ struct ResultsSnapshot<ID: Hashable, Key> {
     ) {
         self.init(areInIncreasingOrder: areInIncreasingOrder)
         entries.reserveCapacity(sortedRows.underestimatedCount)
-        var lastSection = -1
-        for (id, key, name) in sortedRows {
-            // Consecutive rows usually share a section: skip the dictionary for them.
-            let index: Int
-            if lastSection >= 0, sections[lastSection].name == name {
-                index = lastSection
-            } else if let existing = sectionIndexByName[name] {
-                index = existing
-            } else {
-                index = sections.count
-                sections.append(Section(name: name, rows: []))
-                sectionIndexByName[name] = index
-            }
-            sections[index].rows.append(Row(id: id, key: key))
-            entries[id] = Entry(key: key, section: name)
-            lastSection = index
+        for (id, key, name) in sortedRows { appendUnchecked(id: id, key: key, section: name) }
+    }
+
+    /// Room for `count` rows.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
+    /// Appends a row after all others when its key orders after the last row's appended so;
+    /// returns false, appending nothing, when it does not. O(1) amortised: for building a
+    /// snapshot from rows that usually come sorted (a store that sorts as we do), without
+    /// collecting them first.
+    mutating func appendInOrder(id: ID, key: Key, section name: String) -> Bool {
+        if lastAppendedSection >= 0 {
+            let rows = sections[lastAppendedSection].rows
+            guard areInIncreasingOrder(rows[rows.count - 1].key, key) else { return false }
         }
-        count = entries.count
-        precondition(count == sections.reduce(0) { $0 + $1.rows.count }, "duplicate row identity")
+        appendUnchecked(id: id, key: key, section: name)
+        return true
+    }
+
+    /// Appends a row the caller knows orders after all others.
+    private mutating func appendUnchecked(id: ID, key: Key, section name: String) {
+        // Consecutive rows usually share a section: skip the dictionary for them.
+        let index: Int
+        if lastAppendedSection >= 0, sections[lastAppendedSection].name == name {
+            index = lastAppendedSection
+        } else if let existing = sectionIndexByName[name] {
+            index = existing
+        } else {
+            index = sections.count
+            sections.append(Section(name: name, rows: []))
+            sectionIndexByName[name] = index
+        }
+        precondition(entries.updateValue(Entry(key: key, section: name), forKey: id) == nil, "duplicate row identity")
+        sections[index].rows.append(Row(id: id, key: key))
+        count += 1
+        lastAppendedSection = index
+    }
+
+    /// Every row with its section's name, section by section.
+    var rows: [(id: ID, key: Key, section: String)] {
+        var rows: [(id: ID, key: Key, section: String)] = []
+        rows.reserveCapacity(count)
+        for section in sections {
+            for row in section.rows { rows.append((row.id, row.key, section.name)) }
+        }
+        return rows
     }
 
     var isEmpty: Bool { count == 0 }
