@@ -149,16 +149,36 @@ extension NSManagedObject {
 
     /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
     /// booleans, as Xcode-generated scalar properties behave.
+    ///
+    /// Inlinable, so that it is specialised for each `@Managed` property's type in the module
+    /// that declares the property. Unspecialised, every read looked up the metadata of
+    /// `Optional<T>` in the runtime's shared cache (a lock two reading threads contend for) and
+    /// compared `T` with each supported type at run time.
+    @inlinable
     public func managedValue<T>(forKey key: String) -> T {
-        if let ordinal = propertyIndex.attributeOrdinals[key], keyRecorder == nil {
-            // The typed path: the stored value converted straight to `T`.
-            ConcurrencyDebug.check(self)
-            willAccessValue(forKey: key)
-            defer { didAccessValue(forKey: key) }
-            fireFaultIfNeeded()
-            if case .stored(let stored)? = values[ordinal: ordinal], let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
-        }
-        return typed(value(forKey: key), forKey: key)
+        // The typed path: the stored value converted straight to `T`.
+        if let stored = storedValueForTypedRead(forKey: key), let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
+        return keyValueCodedValue(forKey: key)
+    }
+
+    /// The stored value of the attribute `key`, read between the access notifications; nil
+    /// for a nil value, for a key that is not a stored attribute and while a key recorder
+    /// listens, where `managedValue(forKey:)` reads through key-value coding instead.
+    @usableFromInline
+    func storedValueForTypedRead(forKey key: String) -> StoredValue? {
+        guard let ordinal = attributeOrdinal(forKey: key), keyRecorder == nil else { return nil }
+        ConcurrencyDebug.check(self)
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        fireFaultIfNeeded()
+        if case .stored(let stored)? = values[ordinal: ordinal] { return stored }
+        return nil
+    }
+
+    /// `key`'s value through key-value coding as `T`: the typed read's fallback.
+    @usableFromInline
+    func keyValueCodedValue<T>(forKey key: String) -> T {
+        typed(value(forKey: key), forKey: key)
     }
 
     /// The stored value for `key` as `T`, without access notifications: what a

@@ -107,6 +107,18 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         if case .state(let state) = storage { state.values.index } else { entity.propertyIndex }
     }
 
+    /// The ordinal of the attribute `key`, nil for any other key. The index and its table are
+    /// shared by every object of the entity on every thread: a read through `propertyIndex`
+    /// counted a reference to each, and two threads reading attributes of different objects
+    /// contended for those counts. A fired object's index is borrowed here, uncounted (its
+    /// values hold it for the length of the call).
+    func attributeOrdinal(forKey key: String) -> Int? {
+        if case .state(let state) = storage {
+            return Unmanaged.passUnretained(state.values.index)._withUnsafeGuaranteedRef { $0.attributeOrdinals[key] }
+        }
+        return propertyIndex.attributeOrdinals[key]
+    }
+
     /// The row this object was read from or last saved as; nil for a new object.
     var committed: RowSnapshot? {
         get {

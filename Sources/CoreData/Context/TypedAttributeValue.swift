@@ -5,7 +5,11 @@
 /// `T` is matched by metatype identity, and the result reinterpreted as `T` only when the
 /// types are identical, so no dynamic cast runs; any other type returns nil and the caller
 /// takes the key-value coding path.
+@usableFromInline
 enum TypedAttributeValue {
+    /// Inlinable with `managedValue(forKey:)`: specialised, the comparisons of `T` with each
+    /// type fold away to the one that matches.
+    @inlinable
     static func make<T>(_ stored: StoredValue, as type: T.Type) -> T? {
         switch stored {
         case .integer(let value):
@@ -30,8 +34,8 @@ enum TypedAttributeValue {
     }
 
     /// `value` as `T`, where `T` is `Value` or `Value?` (checked by the caller).
-    @inline(__always)
-    private static func cast<Value, T>(_ value: Value, to type: T.Type) -> T {
+    @inlinable @inline(__always)
+    static func cast<Value, T>(_ value: Value, to type: T.Type) -> T {
         if T.self == Value.self { return unsafeBitCast(value, to: T.self) }
         return unsafeBitCast(Optional(value), to: T.self)
     }

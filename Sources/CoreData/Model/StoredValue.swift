@@ -7,6 +7,7 @@
 /// `Decimal`, `UUID`...) is made only at key-value coding and public API boundaries, by the one
 /// converter pair below, which needs the attribute to know what an `integer` means (an `Int16`,
 /// a `Bool`). A nil value is the absence of a `StoredValue`.
+@usableFromInline
 enum StoredValue {
     /// Integer and boolean attributes.
     case integer(Int64)
