@@ -199,18 +199,34 @@ extension NSManagedObject {
     }
 
     /// Sets `key` from a typed value: what a `@Managed` property's setter calls.
+    ///
+    /// Inlinable for the reason `managedValue(forKey:)` is: specialised for the property's
+    /// type, the conversion to the stored form is one branch, with no metadata looked up.
+    @inlinable
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
+        if let form = TypedAttributeValue.storedForm(of: newValue), setStoredValueForTypedWrite(form.stored, from: form.source, forKey: key) { return }
+        setValueThroughKeyValueCoding(newValue, forKey: key)
+    }
+
+    /// Sets the attribute `key` to `stored`, given as `source`, with the bookkeeping
+    /// `setValue(_:forKey:)` does but no boxing or normalisation; false, changing nothing, for a
+    /// key that is not an attribute taking that type and while a key recorder listens.
+    @usableFromInline
+    func setStoredValueForTypedWrite(_ stored: StoredValue, from source: TypedAttributeValue.Source, forKey key: String) -> Bool {
         let index = propertyIndex
-        if keyRecorder == nil, let ordinal = index.ordinals[key],
-           let attribute = index.properties[ordinal] as? NSAttributeDescription,
-           let stored = TypedAttributeValue.stored(newValue, for: attribute) {
-            // The typed path: no boxing, no normalisation; the same bookkeeping as setValue.
-            ConcurrencyDebug.check(self)
-            willChangeValue(forKey: key)
-            defer { didChangeValue(forKey: key) }
-            changeAttribute(forKey: key, ordinal: ordinal) { values[ordinal: ordinal] = .stored(stored) }
-            return
-        }
+        guard keyRecorder == nil, let ordinal = index.attributeOrdinals[key],
+              TypedAttributeValue.accepts(unsafeDowncast(index.properties[ordinal], to: NSAttributeDescription.self).attributeType, from: source)
+        else { return false }
+        ConcurrencyDebug.check(self)
+        willChangeValue(forKey: key)
+        defer { didChangeValue(forKey: key) }
+        changeAttribute(forKey: key, ordinal: ordinal) { values[ordinal: ordinal] = .stored(stored) }
+        return true
+    }
+
+    /// Sets `key` through key-value coding: the typed write's fallback.
+    @usableFromInline
+    func setValueThroughKeyValueCoding<T>(_ newValue: T, forKey key: String) {
         setValue(unwrapOptional(newValue), forKey: key)
     }
 

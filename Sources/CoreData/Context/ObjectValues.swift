@@ -44,7 +44,7 @@ struct ObjectValues {
         set {
             if slots.isEmpty {
                 guard newValue != nil else { return }
-                slots = ContiguousArray(repeating: nil, count: index.properties.count)
+                slots = ContiguousArray(filledWith: nil, count: index.properties.count)
             }
             slots[ordinal] = newValue
         }

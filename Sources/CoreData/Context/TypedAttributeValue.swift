@@ -40,38 +40,51 @@ enum TypedAttributeValue {
         return unsafeBitCast(Optional(value), to: T.self)
     }
 
-    /// The stored form of a typed value, or nil when `T` is not one of the plain types (or the
-    /// value is nil): the caller then takes the key-value coding path.
-    static func stored<T>(_ value: T, for attribute: NSAttributeDescription) -> StoredValue? {
-        let type = attribute.attributeType
+    /// The Swift type a typed value was given as: the attribute decides whether it takes it
+    /// (an `Int32` for an integer attribute, not for a boolean one).
+    @usableFromInline
+    enum Source {
+        case int16, int32, int64, int, bool, double, float, string, date, data
+    }
+
+    /// The stored form of a typed value and the type it came as, or nil when `T` is not one of
+    /// the plain types (or the value is nil): the caller then takes the key-value coding path.
+    /// Inlinable with `setManagedValue(_:forKey:)`, which specialises it to one branch.
+    @inlinable
+    static func storedForm<T>(of value: T) -> (stored: StoredValue, source: Source)? {
+        if let integer = read(value, as: Int32.self) { return (.integer(Int64(integer)), .int32) }
+        if let integer = read(value, as: Int64.self) { return (.integer(integer), .int64) }
+        if let integer = read(value, as: Int16.self) { return (.integer(Int64(integer)), .int16) }
+        if let integer = read(value, as: Int.self) { return (.integer(Int64(integer)), .int) }
+        if let flag = read(value, as: Bool.self) { return (.integer(flag ? 1 : 0), .bool) }
+        if let real = read(value, as: Double.self) { return (.real(real), .double) }
+        if let real = read(value, as: Float.self) { return (.real(Double(real)), .float) }
+        if let text = read(value, as: String.self) { return (.text(text), .string) }
+        if let date = read(value, as: Date.self) { return (.date(date), .date) }
+        if let data = read(value, as: Data.self) { return (.data(data), .data) }
+        return nil
+    }
+
+    /// Whether an attribute of `type` takes a value given as `source` on the typed path.
+    @usableFromInline
+    static func accepts(_ type: NSAttributeType, from source: Source) -> Bool {
         switch type {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
-            if let integer = read(value, as: Int32.self) { return .integer(Int64(integer)) }
-            if let integer = read(value, as: Int64.self) { return .integer(integer) }
-            if let integer = read(value, as: Int16.self) { return .integer(Int64(integer)) }
-            if let integer = read(value, as: Int.self) { return .integer(Int64(integer)) }
-        case .booleanAttributeType:
-            if let flag = read(value, as: Bool.self) { return .integer(flag ? 1 : 0) }
-        case .doubleAttributeType:
-            if let real = read(value, as: Double.self) { return .real(real) }
-        case .floatAttributeType:
-            if let real = read(value, as: Float.self) { return .real(Double(real)) }
-        case .stringAttributeType:
-            if let text = read(value, as: String.self) { return .text(text) }
-        case .dateAttributeType:
-            if let date = read(value, as: Date.self) { return .date(date) }
-        case .binaryDataAttributeType:
-            if let data = read(value, as: Data.self) { return .data(data) }
-        default:
-            break
+            source == .int32 || source == .int64 || source == .int16 || source == .int
+        case .booleanAttributeType: source == .bool
+        case .doubleAttributeType: source == .double
+        case .floatAttributeType: source == .float
+        case .stringAttributeType: source == .string
+        case .dateAttributeType: source == .date
+        case .binaryDataAttributeType: source == .data
+        default: false
         }
-        return nil
     }
 
     /// `value` as `Value` when `T` is `Value` or `Value?` holding one; matched by metatype
     /// identity, as a `switch` of `as` patterns ran a failing dynamic cast per case.
-    @inline(__always)
-    private static func read<T, Value>(_ value: T, as type: Value.Type) -> Value? {
+    @inlinable @inline(__always)
+    static func read<T, Value>(_ value: T, as type: Value.Type) -> Value? {
         if T.self == Value.self { return unsafeBitCast(value, to: Value.self) }
         if T.self == Value?.self { return unsafeBitCast(value, to: Value?.self) }
         return nil

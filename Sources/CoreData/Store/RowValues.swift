@@ -11,7 +11,7 @@ struct RowValues {
 
     init(entity: NSEntityDescription) {
         index = entity.propertyIndex
-        slots = ContiguousArray(repeating: nil, count: index.properties.count)
+        slots = ContiguousArray(filledWith: nil, count: index.properties.count)
     }
 
     subscript(ordinal ordinal: Int) -> StoredValue? {
