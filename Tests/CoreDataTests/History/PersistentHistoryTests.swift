@@ -75,6 +75,27 @@ import Testing
         #expect(transaction.token == NSPersistentHistoryToken(storeTokens: [transaction.storeID: transaction.transactionNumber]))
     }
 
+    @Test func aLargeSaveRecordsEveryChange() throws {
+        // More changes than one INSERT into ACHANGE takes (64), and a count that is no power
+        // of two, so the rows go in chunks of several sizes.
+        let context = try container().viewContext
+        let people = (0..<203).map { insertPerson("P\($0)", age: Int64($0), in: context) }
+        try context.save()
+        for person in people[100..<171] { person.setValue("Q", forKey: "city") }
+        try context.save()
+        let transactions = try allHistory(in: context)
+        #expect(transactions.count == 2)
+        let inserts = try #require(transactions.first?.changes)
+        #expect(inserts.count == 203)
+        #expect(Set(inserts.map(\.changedObjectID)) == Set(people.map(\.objectID)))
+        #expect(Set(inserts.map(\.changeID)).count == 203)
+        #expect(inserts.allSatisfy { $0.changeType == .insert })
+        let updates = try #require(transactions.last?.changes)
+        #expect(updates.count == 71)
+        #expect(Set(updates.map(\.changedObjectID)) == Set(people[100..<171].map(\.objectID)))
+        #expect(updates.allSatisfy { $0.changeType == .update && $0.updatedProperties?.map(\.name) == ["city"] })
+    }
+
     @Test func insertsUpdatesAndDeletesAreRecordedWithTheUpdatedProperties() throws {
         let context = try container().viewContext
         let ann = insertPerson("Ann", in: context)

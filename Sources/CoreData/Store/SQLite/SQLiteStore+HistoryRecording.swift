@@ -25,12 +25,37 @@ extension SQLiteStore {
         try connection.run("INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZTIMESTAMP) VALUES (?, 1, ?, ?, ?, ?, ?)",
                            [.integer(SQLiteHistorySchema.transactionEntity)] + strings + [.real(Date().timeIntervalSinceReferenceDate)])
         guard case .integer(let transaction)? = try connection.scalar("SELECT last_insert_rowid()") else { return }
-        for record in records {
-            try connection.run("""
-                INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0) \
-                VALUES (?, 1, ?, ?, ?, ?, ?, ?)
-                """, [.integer(SQLiteHistorySchema.changeEntity)] + record.columns(transaction: transaction))
+        // Several rows a statement: each INSERT into ACHANGE also reads and writes its
+        // AUTOINCREMENT counter in sqlite_sequence, and a statement per change made recording
+        // cost more than saving the row itself. Chunks are powers of two, so at most seven
+        // statement shapes reach the statement cache.
+        var start = records.startIndex
+        while start < records.endIndex {
+            let count = Self.changeInsertRows(for: records.endIndex - start)
+            var values: [SQLValue] = []
+            values.reserveCapacity(count * 7)
+            for record in records[start..<(start + count)] {
+                values.append(.integer(SQLiteHistorySchema.changeEntity))
+                values += record.columns(transaction: transaction)
+            }
+            try connection.run(Self.changeInserts[count.trailingZeroBitCount], values)
+            start += count
         }
+    }
+
+    /// The most rows one INSERT into ACHANGE takes.
+    private static let changeInsertMaximum = 64
+
+    /// How many of `remaining` changes the next INSERT takes: the largest power of two that
+    /// fits, up to `changeInsertMaximum`.
+    private static func changeInsertRows(for remaining: Int) -> Int {
+        1 << (Int.bitWidth - 1 - min(remaining, changeInsertMaximum).leadingZeroBitCount)
+    }
+
+    /// The INSERT of 2^n ACHANGE rows at index n.
+    private static let changeInserts: [String] = (0...changeInsertMaximum.trailingZeroBitCount).map { power in
+        "INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0) VALUES "
+            + repeatElement("(?, 1, ?, ?, ?, ?, ?, ?)", count: 1 << power).joined(separator: ", ")
     }
 
     /// The key of `string` in `ATRANSACTIONSTRING`, adding it the first time; NULL for nil.
