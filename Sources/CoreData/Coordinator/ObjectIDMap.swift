@@ -8,18 +8,18 @@
 struct ObjectIDMap<Value>: Sequence, ExpressibleByDictionaryLiteral {
     private struct Entry: Hashable {
         let id: NSManagedObjectID
-        /// `id`'s name kept beside it, so that probing a bucket compares words in the table
-        /// instead of loading each stored ID from the heap (a cache miss per probe in a table of
-        /// 100,000 rows). Its borrowed references stay valid: `id` holds them.
-        let name: ObjectName
+        /// `id`'s key kept beside it, so that probing a bucket compares a word in the table and
+        /// loads the stored ID from the heap only when the keys match (a cache miss per probe in
+        /// a table of 100,000 rows).
+        let key: Int64
 
         init(id: NSManagedObjectID) {
             self.id = id
-            name = id.name
+            key = id.name.key
         }
 
-        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.name == rhs.name }
-        func hash(into hasher: inout Hasher) { hasher.combine(name.key) }
+        static func == (lhs: Entry, rhs: Entry) -> Bool { lhs.key == rhs.key && lhs.id.identifies(sameObjectAs: rhs.id) }
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
     }
 
     typealias Key = NSManagedObjectID
