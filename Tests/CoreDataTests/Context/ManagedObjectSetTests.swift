@@ -35,6 +35,24 @@ import Testing
         #expect(set.isEmpty)
     }
 
+    @Test func theLastInsertedMemberRemovedAndInsertedAgainIsAMemberAgain() {
+        let objects = makeObjects(2)
+        var set = ManagedObjectSet()
+        set.insert(objects[0])
+        set.remove(objects[0])
+        let reinserted = set.insert(objects[0])
+        #expect(reinserted && set.contains(objects[0]) && set.count == 1)
+        // Filtered out, then inserted into the filtered set: a member again.
+        var filtered = set.filter { _ in false }
+        let intoFiltered = filtered.insert(objects[0])
+        #expect(intoFiltered && filtered.count == 1)
+        // A union keeps the last inserted member, which is still a member of it.
+        set.insert(objects[1])
+        var union = set.union(ManagedObjectSet())
+        let intoUnion = union.insert(objects[1])
+        #expect(!intoUnion && union.count == 2)
+    }
+
     @Test func setAlgebraKeepsIdentity() {
         let objects = makeObjects(4)
         let first = ManagedObjectSet(objects[0..<3])
