@@ -84,7 +84,8 @@ struct ResultsSnapshot<ID: Hashable, Key> {
     /// Appends a row after all others when its key orders after the last row's appended so;
     /// returns false, appending nothing, when it does not. O(1) amortised: for building a
     /// snapshot from rows that usually come sorted (a store that sorts as we do), without
-    /// collecting them first.
+    /// collecting them first. Only while building, before any change is applied: changes
+    /// move rows and sections, and the last appended row is no longer known.
     mutating func appendInOrder(id: ID, key: Key, section name: String) -> Bool {
         if lastAppendedSection >= 0 {
             let rows = sections[lastAppendedSection].rows
