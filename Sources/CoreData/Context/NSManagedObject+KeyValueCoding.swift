@@ -214,7 +214,7 @@ extension NSManagedObject {
     @usableFromInline
     func setStoredValueForTypedWrite(_ stored: StoredValue, from source: TypedAttributeValue.Source, forKey key: String) -> Bool {
         let index = propertyIndex
-        guard keyRecorder == nil, let ordinal = index.attributeOrdinals[key],
+        guard keyRecorder == nil, let ordinal = index.attributeOrdinal(forName: key),
               TypedAttributeValue.accepts(unsafeDowncast(index.properties[ordinal], to: NSAttributeDescription.self).attributeType, from: source)
         else { return false }
         ConcurrencyDebug.check(self)

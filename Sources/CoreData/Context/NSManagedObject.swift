@@ -114,9 +114,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// values hold it for the length of the call).
     func attributeOrdinal(forKey key: String) -> Int? {
         if case .state(let state) = storage {
-            return Unmanaged.passUnretained(state.values.index)._withUnsafeGuaranteedRef { $0.attributeOrdinals[key] }
+            return Unmanaged.passUnretained(state.values.index)._withUnsafeGuaranteedRef { $0.attributeOrdinal(forName: key) }
         }
-        return propertyIndex.attributeOrdinals[key]
+        return propertyIndex.attributeOrdinal(forName: key)
     }
 
     /// The row this object was read from or last saved as; nil for a new object.

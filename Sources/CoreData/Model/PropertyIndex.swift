@@ -28,6 +28,9 @@ final class PropertyIndex: @unchecked Sendable {
     /// The ordinals of attributes alone: a typed read finds its slot without touching (and so
     /// retaining) the property description.
     let attributeOrdinals: [String: Int]
+    /// The same, as a list searched in order, for an entity with few attributes (see
+    /// `attributeOrdinal(forName:)`); nil for more.
+    private let fewAttributes: [(name: String, ordinal: Int)]?
     /// Ordinals of to-one and of to-many relationships, for the loops that treat them apart.
     let toOneOrdinals: [Int]
     let toManyOrdinals: [Int]
@@ -54,9 +57,24 @@ final class PropertyIndex: @unchecked Sendable {
         relationshipsByName = relationships
         self.ordinals = ordinals
         attributeOrdinals = ordinals.filter { properties[$0.value] is NSAttributeDescription }
+        fewAttributes = attributeOrdinals.count <= Self.fewAttributesLimit
+            ? attributeOrdinals.map { (name: $0.key, ordinal: $0.value) }.sorted { $0.ordinal < $1.ordinal } : nil
         toOneOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == false }
         toManyOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == true }
         frozenDefaults = generation == Self.frozenGeneration ? Self.defaults(of: properties) : []
+    }
+
+    /// The most attributes searched in order rather than hashed.
+    private static let fewAttributesLimit = 8
+
+    /// The ordinal of the attribute `name`, nil for any other name: what every `@Managed` get
+    /// and set asks first. Hashing the name for `attributeOrdinals` cost about 300
+    /// instructions; comparing it with a few names costs a few words' comparison each while
+    /// they are short ASCII strings, as property names are.
+    func attributeOrdinal(forName name: String) -> Int? {
+        guard let fewAttributes else { return attributeOrdinals[name] }
+        for attribute in fewAttributes where attribute.name == name { return attribute.ordinal }
+        return nil
     }
 
     /// The property at `ordinal`, nil past the end: for callers checking that an ordinal bound
