@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CoreData", targets: ["CoreData"]),
+        .library(name: "SwiftData", targets: ["SwiftData"]),
         .plugin(name: "CoreDataModelCompiler", targets: ["CoreDataModelCompiler"]),
     ],
     dependencies: [
@@ -44,6 +45,16 @@ let package = Package(
             .product(name: "OrderedCollections", package: "swift-collections"),
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
+        // SwiftData's API over the CoreData module: `@Model` classes backed by managed objects.
+        .macro(
+            name: "SwiftDataMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "SwiftData", dependencies: ["CoreData", "SwiftDataMacros"]),
+        .testTarget(name: "SwiftDataTests", dependencies: ["SwiftData"]),
         // Our model compiler, and the build-tool plugin that runs it on a target's models.
         .executableTarget(name: "momc", dependencies: ["CoreData"]),
         .plugin(name: "CoreDataModelCompiler", capability: .buildTool(), dependencies: ["momc"]),

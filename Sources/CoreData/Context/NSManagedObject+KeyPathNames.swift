@@ -8,8 +8,10 @@ extension NSManagedObject {
 
     static func propertyName(for keyPath: AnyKeyPath) -> String? {
         if let cached = keyPathNames.withLock({ $0[keyPath] }) { return cached }
-        guard let rootClass = type(of: keyPath).rootType as? NSManagedObject.Type,
-              let entity = ModelRegistry.shared.entity(for: rootClass) else { return nil }
+        guard let rootClass = type(of: keyPath).rootType as? NSManagedObject.Type else {
+            return ForeignKeyPathNaming.name(for: keyPath)
+        }
+        guard let entity = ModelRegistry.shared.entity(for: rootClass) else { return nil }
         let recorder = KeyRecorder()
         let probe = rootClass.init(_entity: entity, insertInto: nil)
         probe.keyRecorder = recorder

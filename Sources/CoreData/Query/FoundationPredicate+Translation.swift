@@ -37,6 +37,12 @@ extension NSPredicate {
     public static func parse<Root: NSManagedObject>(_ predicate: Predicate<Root>) throws -> NSPredicate {
         NSPredicate(tree: try FoundationPredicateTranslator.translate(predicate))
     }
+
+    /// `parse(_:)` for a root that is not a managed object but whose key paths are named in
+    /// `ForeignKeyPathNaming` (SwiftData's `@Model` classes).
+    package static func parseForeign<Root: AnyObject>(_ predicate: Predicate<Root>) throws -> NSPredicate {
+        NSPredicate(tree: try FoundationPredicateTranslator.translate(predicate))
+    }
 }
 
 /// Walks a `Predicate`'s expression, keeping what each closure variable stands for.
@@ -45,7 +51,7 @@ struct FoundationPredicateTranslator {
     /// (`$0.dog?.name`) introduces stands for the unwrapped value.
     var variables: [PredicateExpressions.VariableID: ExpressionNode] = [:]
 
-    static func translate<Root: NSManagedObject>(_ predicate: Predicate<Root>) throws -> PredicateNode {
+    static func translate<Root>(_ predicate: Predicate<Root>) throws -> PredicateNode {
         var translator = FoundationPredicateTranslator()
         translator.variables[predicate.variable.key] = .evaluatedObject
         return try translator.predicate(predicate.expression)

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Where models are inserted, changed, fetched and saved: a managed object context on the
+/// container's stores. Like Apple's, a context belongs to the actor (or thread) that uses it.
+///
+/// For example:
+/// ```swift
+/// let context = ModelContext(container)
+/// context.insert(Trip(name: "Lisbon", start: .now))
+/// try context.save()
+/// ```
+public final class ModelContext {
+    public let container: ModelContainer
+    /// The Core Data context underneath, for code that mixes both APIs.
+    public let managedObjectContext: NSManagedObjectContext
+    /// Whether changes save by themselves at the end of the main queue's current turn.
+    public var autosaveEnabled = false
+    private var autosaveScheduled = false
+
+    public convenience init(_ container: ModelContainer) {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = container.persistentContainer.persistentStoreCoordinator
+        self.init(container, managedObjectContext: context)
+    }
+
+    init(_ container: ModelContainer, managedObjectContext: NSManagedObjectContext) {
+        self.container = container
+        self.managedObjectContext = managedObjectContext
+        // Saves from other contexts show here, and an insert matching a unique value
+        // updates the saved model: SwiftData's upsert.
+        managedObjectContext.automaticallyMergesChangesFromParent = true
+        managedObjectContext.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+    }
+
+    /// Inserts `model`, and the models its relationships refer to, to be saved next time.
+    public func insert<T: PersistentModel>(_ model: T) {
+        _ = attach(model)
+        noteChange()
+    }
+
+    /// Marks `model` deleted; its relationships' delete rules apply at the next save.
+    public func delete<T: PersistentModel>(_ model: T) {
+        guard let object = model.persistentBackingData.object else { return }
+        managedObjectContext.delete(object)
+        noteChange()
+    }
+
+    /// Deletes every model of `model`'s type that `predicate` matches, at the next save.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        let request: NSFetchRequest<NSManagedObject> = try FetchDescriptor<T>(predicate: predicate).fetchRequest()
+        for object in try managedObjectContext.fetch(request) {
+            managedObjectContext.delete(object)
+        }
+        noteChange()
+    }
+
+    /// Whether inserts, deletes or changes wait to be saved.
+    public var hasChanges: Bool { managedObjectContext.hasChanges }
+
+    public var insertedModelsArray: [any PersistentModel] { managedObjectContext.insertedObjects.map(model(for:)) }
+    public var changedModelsArray: [any PersistentModel] { managedObjectContext.updatedObjects.map(model(for:)) }
+    public var deletedModelsArray: [any PersistentModel] { managedObjectContext.deletedObjects.map(model(for:)) }
+
+    public var undoManager: UndoManager? {
+        get { managedObjectContext.undoManager }
+        set { managedObjectContext.undoManager = newValue }
+    }
+
+    /// Saves the changes in one transaction, posting `willSave` and `didSave`.
+    public func save() throws {
+        autosaveScheduled = false
+        guard managedObjectContext.hasChanges else { return }
+        NotificationCenter.default.post(name: Self.willSave, object: self)
+        let inserted = Array(managedObjectContext.insertedObjects)
+        let updated = managedObjectContext.updatedObjects.map { PersistentIdentifier($0.objectID) }
+        let deleted = managedObjectContext.deletedObjects.map { PersistentIdentifier($0.objectID) }
+        try managedObjectContext.save()
+        NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
+            NotificationKey.insertedIdentifiers.rawValue: inserted.map { PersistentIdentifier($0.objectID) },
+            NotificationKey.updatedIdentifiers.rawValue: updated,
+            NotificationKey.deletedIdentifiers.rawValue: deleted,
+        ])
+    }
+
+    /// Discards the unsaved changes.
+    public func rollback() {
+        managedObjectContext.rollback()
+    }
+
+    /// Runs `block`, then saves; if `block` throws, its changes are rolled back.
+    public func transaction(block: () throws -> Void) throws {
+        do {
+            try block()
+        } catch {
+            rollback()
+            throw error
+        }
+        try save()
+    }
+
+    /// Applies pending change bookkeeping (delete rules, inverse updates) now.
+    public func processPendingChanges() {
+        managedObjectContext.processPendingChanges()
+    }
+
+    /// The model with `persistentModelID`, registered or fetched (a fault until read).
+    public func model(for persistentModelID: PersistentIdentifier) -> any PersistentModel {
+        guard let objectID = objectID(for: persistentModelID) else {
+            preconditionFailure("no model has the identifier \(persistentModelID.uri)")
+        }
+        return model(for: managedObjectContext.object(with: objectID))
+    }
+
+    /// The model with `persistentModelID` if this context has it registered, without fetching.
+    public func registeredModel<T: PersistentModel>(for persistentModelID: PersistentIdentifier) -> T? {
+        guard let objectID = objectID(for: persistentModelID),
+              let object = managedObjectContext.registeredObject(for: objectID) else { return nil }
+        return model(for: object) as? T
+    }
+
+    func objectID(for identifier: PersistentIdentifier) -> NSManagedObjectID? {
+        identifier.objectID ?? managedObjectContext.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: identifier.uri)
+    }
+
+    /// The model wrapping `object`, made on first use.
+    func model(for object: NSManagedObject) -> any PersistentModel {
+        let backing = object as! ModelBackingObject
+        if let model = backing.model { return model }
+        guard let type = container.schema.modelTypes[object.entity.name ?? ""] else {
+            preconditionFailure("entity \(object.entity.name ?? "") has no model class in this container's schema")
+        }
+        let model = type.init(backingData: ModelBackingData(object: backing, context: self))
+        backing.model = model
+        return model
+    }
+
+    /// The managed object of `model`, inserting the model (and, through its pending
+    /// relationships, the models it refers to) if it has none yet.
+    func attach(_ model: any PersistentModel) -> ModelBackingObject {
+        let backing = model.persistentBackingData
+        if let object = backing.object { return object }
+        let entityName = String(describing: type(of: model))
+        guard let entity = container.schema.managedObjectModel.entitiesByName[entityName] else {
+            preconditionFailure("\(entityName) is not in this container's schema")
+        }
+        let object = ModelBackingObject(entity: entity, insertInto: managedObjectContext)
+        object.model = model
+        backing.attach(to: object, in: self)
+        return object
+    }
+
+    /// Schedules the autosave after a change.
+    func noteChange() {
+        guard autosaveEnabled, !autosaveScheduled else { return }
+        autosaveScheduled = true
+        let target = AutosaveTarget(context: self)
+        DispatchQueue.main.async {
+            guard let context = target.context, context.autosaveScheduled else { return }
+            try? context.save()
+        }
+    }
+}
+
+/// The context an autosave is for; only the main queue, where the main context lives, reads it.
+private struct AutosaveTarget: @unchecked Sendable {
+    weak var context: ModelContext?
+}
+
+extension ModelContext: Hashable, Identifiable {
+    public static func == (lhs: ModelContext, rhs: ModelContext) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,41 @@
+/// A class the `@Model` macro made persistent.
+public protocol PersistentModel: AnyObject, Hashable, Identifiable where ID == PersistentIdentifier {
+    /// Where the model's persisted values live: a managed object once inserted or fetched.
+    var persistentBackingData: ModelBackingData { get set }
+    /// The persisted properties, with their key paths and `@Attribute`/`@Relationship` options.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
+    /// The `#Unique` constraints, as property names.
+    static var schemaUniquenessConstraints: [[String]] { get }
+    /// The `#Index` declarations, as property names.
+    static var schemaIndexes: [[String]] { get }
+    /// Makes a model around existing backing data (a fetched object).
+    init(backingData: ModelBackingData)
+}
+
+extension PersistentModel {
+    public static var schemaUniquenessConstraints: [[String]] { [] }
+    public static var schemaIndexes: [[String]] { [] }
+
+    /// The model's identity: temporary until the model's context saves it.
+    public var persistentModelID: PersistentIdentifier {
+        persistentBackingData.persistentModelID(entityName: Self.entityName)
+    }
+
+    public var id: PersistentIdentifier { persistentModelID }
+
+    /// The context the model is inserted in or was fetched by; nil before insertion.
+    public var modelContext: ModelContext? { persistentBackingData.context }
+
+    /// Whether the model is deleted in its context and not yet saved.
+    public var isDeleted: Bool { persistentBackingData.object?.isDeleted ?? false }
+
+    /// Whether the model has unsaved changes (an unattached model always has).
+    public var hasChanges: Bool { persistentBackingData.object?.hasChanges ?? true }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// The entity name: the class's name, as Core Data names entities.
+    static var entityName: String { String(describing: Self.self) }
+}

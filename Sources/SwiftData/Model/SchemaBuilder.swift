@@ -1,0 +1,117 @@
+/// Turns model classes' metadata into Core Data entities: attributes from the property types,
+/// relationships from model-typed properties, inverses from `@Relationship(inverse:)` or, as
+/// SwiftData does, inferred when the destination has exactly one relationship back.
+struct SchemaBuilder {
+    let types: [any PersistentModel.Type]
+
+    struct Built {
+        var entities: [Schema.Entity]
+        var model: NSManagedObjectModel
+        var types: [String: any PersistentModel.Type]
+    }
+
+    /// Every entity's objects are `ModelBackingObject`s, found by this module-qualified name.
+    static let backingClassName = String(reflecting: ModelBackingObject.self)
+
+    func build() -> Built {
+        var typesByName: [String: any PersistentModel.Type] = [:]
+        var entities: [Schema.Entity] = []
+        var relationships: [(entity: Schema.Entity, metadata: Schema.PropertyMetadata, schema: Schema.Relationship, description: NSRelationshipDescription, owner: any PersistentModel.Type, destination: any PersistentModel.Type)] = []
+        for type in types {
+            let name = type.entityName
+            typesByName[name] = type
+            let description = NSEntityDescription()
+            description.name = name
+            description.managedObjectClassName = Self.backingClassName
+            let entity = Schema.Entity(name: name, entityDescription: description)
+            var properties: [NSPropertyDescription] = []
+            var constraints = type.schemaUniquenessConstraints
+            for metadata in type.schemaMetadata {
+                ForeignKeyPathNaming.register(metadata.name, for: metadata.keypath)
+                let valueType = Swift.type(of: metadata.keypath).valueType
+                switch ValueShape.of(valueType) {
+                case .toOne(let destination, let optional), .toMany(let destination, let optional):
+                    let schema = metadata.metadata as? Schema.Relationship ?? Schema.Relationship()
+                    schema.name = metadata.name
+                    schema.destination = destination.entityName
+                    if case .toMany = ValueShape.of(valueType) { schema.isToOneRelationship = false }
+                    schema.isOptional = optional || !schema.isToOneRelationship
+                    let relationship = NSRelationshipDescription()
+                    relationship.name = metadata.name
+                    relationship.deleteRule = schema.deleteRule.coreData
+                    relationship.isOptional = schema.isOptional
+                    relationship.maxCount = schema.isToOneRelationship ? 1 : schema.maximumModelCount ?? 0
+                    relationship.minCount = schema.minimumModelCount ?? 0
+                    relationship.renamingIdentifier = schema.originalName
+                    relationship.versionHashModifier = schema.hashModifier
+                    if schema.isUnique { constraints.append([metadata.name]) }
+                    entity.relationships.insert(schema)
+                    relationships.append((entity, metadata, schema, relationship, type, destination))
+                    properties.append(relationship)
+                case .direct, .converted:
+                    let schema = metadata.metadata as? Schema.Attribute ?? Schema.Attribute()
+                    let (attributeType, optional) = ValueShape.attributeType(of: valueType)
+                    schema.name = metadata.name
+                    schema.valueType = valueType
+                    schema.isOptional = optional
+                    let attribute = NSAttributeDescription(name: metadata.name, type: attributeType, optional: optional)
+                    attribute.allowsExternalBinaryDataStorage = schema.options.contains(.externalStorage)
+                    attribute.preservesValueInHistoryOnDeletion = schema.options.contains(.preserveValueOnDeletion)
+                    attribute.isTransient = schema.options.contains(.ephemeral)
+                    attribute.renamingIdentifier = schema.originalName
+                    attribute.versionHashModifier = schema.hashModifier
+                    if schema.isUnique { constraints.append([metadata.name]) }
+                    entity.attributes.insert(schema)
+                    properties.append(attribute)
+                }
+            }
+            description.properties = properties
+            description.uniquenessConstraints = constraints
+            entity.uniquenessConstraints = constraints
+            entity.indices = type.schemaIndexes
+            entities.append(entity)
+        }
+        resolveInverses(relationships.map { ($0.schema, $0.description, $0.owner, $0.destination, $0.entity.entityDescription) }, entities: entities)
+        let model = NSManagedObjectModel()
+        model.entities = entities.map(\.entityDescription)
+        return Built(entities: entities, model: model, types: typesByName)
+    }
+
+    private func resolveInverses(
+        _ relationships: [(schema: Schema.Relationship, description: NSRelationshipDescription, owner: any PersistentModel.Type, destination: any PersistentModel.Type, entity: NSEntityDescription)],
+        entities: [Schema.Entity]
+    ) {
+        let descriptionsByEntity = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.entityDescription) })
+        func pair(_ index: Int, _ other: Int) {
+            let one = relationships[index], two = relationships[other]
+            one.description.inverseRelationship = two.description
+            two.description.inverseRelationship = one.description
+            one.schema.inverseName = two.schema.name
+            two.schema.inverseName = one.schema.name
+        }
+        for relationship in relationships {
+            relationship.description.destinationEntity = descriptionsByEntity[relationship.schema.destination]
+        }
+        // Declared inverses first, then the unambiguous pairs left.
+        for (index, relationship) in relationships.enumerated() {
+            guard let keyPath = relationship.schema.inverseKeyPath,
+                  let other = relationships.firstIndex(where: { same($0.owner, relationship.destination) && keyPathName(keyPath, in: relationship.destination) == $0.schema.name }) else { continue }
+            pair(index, other)
+        }
+        for (index, relationship) in relationships.enumerated() where relationship.description.inverseRelationship == nil {
+            let candidates = relationships.indices.filter {
+                $0 != index && relationships[$0].description.inverseRelationship == nil
+                    && same(relationships[$0].owner, relationship.destination) && same(relationships[$0].destination, relationship.owner)
+            }
+            if candidates.count == 1 { pair(index, candidates[0]) }
+        }
+    }
+
+    private func same(_ one: any PersistentModel.Type, _ other: any PersistentModel.Type) -> Bool {
+        ObjectIdentifier(one) == ObjectIdentifier(other)
+    }
+
+    private func keyPathName(_ keyPath: AnyKeyPath, in type: any PersistentModel.Type) -> String? {
+        type.schemaMetadata.first { $0.keypath == keyPath }?.name
+    }
+}

@@ -1,0 +1,4 @@
+/// SwiftData's API over this package's Core Data: `@Model` classes are backed by managed
+/// objects, a `ModelContainer` by a persistent container, a `ModelContext` by a managed object
+/// context, so the files and the behaviour are Core Data's.
+@_exported import CoreData

@@ -1,0 +1,144 @@
+import Foundation
+import SwiftData
+import Testing
+
+@Suite("ModelContext")
+struct ContextTests {
+    @Test func saveRollbackAndChangeArrays() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        #expect(!context.hasChanges)
+        let kept = Trip(name: "Kept")
+        context.insert(kept)
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(!context.hasChanges)
+
+        kept.nights = 9
+        #expect(context.changedModelsArray.count == 1)
+        context.insert(Trip(name: "Dropped"))
+        #expect(context.insertedModelsArray.count == 1)
+        context.rollback()
+        #expect(!context.hasChanges)
+        #expect(kept.nights == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
+
+        context.delete(kept)
+        #expect(context.deletedModelsArray.count == 1)
+        try context.save()
+        #expect(try directory.sqlite("SELECT COUNT(*) FROM ZTRIP") == ["0"])
+    }
+
+    @Test func transactionSavesOrRollsBack() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        try context.transaction { context.insert(Trip(name: "A")) }
+        #expect(!context.hasChanges)
+        #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["A"])
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try context.transaction {
+                context.insert(Trip(name: "B"))
+                throw Failure()
+            }
+        }
+        #expect(!context.hasChanges)
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 1)
+    }
+
+    @Test func deleteModelWhereDeletesMatchingModelsAtSave() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        for (name, nights) in [("A", 1), ("B", 5), ("C", 7)] { context.insert(Trip(name: name, nights: nights)) }
+        try context.save()
+        try context.delete(model: Trip.self, where: #Predicate { $0.nights > 2 })
+        #expect(context.deletedModelsArray.count == 2)
+        try context.save()
+        #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["A"])
+        try context.delete(model: Trip.self)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
+    }
+
+    @Test func willSaveAndDidSaveCarryTheSavedIdentifiers() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        let old = Trip(name: "Old")
+        context.insert(old)
+        try context.save()
+        let oldID = old.persistentModelID
+
+        let willSave = Counter()
+        let saved = Box<[String: Any]>()
+        let observers = [
+            NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in willSave.value += 1 },
+            NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { saved.value = $0.userInfo as? [String: Any] },
+        ]
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        let new = Trip(name: "New")
+        context.insert(new)
+        old.nights = 2
+        try context.save()
+        #expect(willSave.value == 1)
+        let userInfo = try #require(saved.value)
+        #expect(userInfo[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] == [new.persistentModelID])
+        #expect(userInfo[ModelContext.NotificationKey.updatedIdentifiers.rawValue] as? [PersistentIdentifier] == [oldID])
+
+        context.delete(old)
+        try context.save()
+        #expect(userInfo.isEmpty == false)
+        #expect(saved.value?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [oldID])
+    }
+
+    @Test func processPendingChangesAppliesDeleteRules() throws {
+        let container = try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        let stop = Stop(title: "Only", order: 1)
+        let trip = Trip(name: "Cascade")
+        trip.stops = [stop]
+        context.insert(trip)
+        try context.save()
+        context.delete(trip)
+        context.processPendingChanges()
+        #expect(stop.isDeleted)
+    }
+
+    @MainActor @Test func mainContextSavesByItselfAtTheEndOfTheMainQueueTurn() async throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        #expect(container.mainContext.autosaveEnabled)
+        #expect(!ModelContext(container).autosaveEnabled)
+        container.mainContext.insert(Trip(name: "Autosaved"))
+        #expect(container.mainContext.hasChanges)
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        #expect(!container.mainContext.hasChanges)
+        #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["Autosaved"])
+    }
+
+    @Test func modelActorWorksOnItsOwnContext() async throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        let importer = TripImporter(modelContainer: container)
+        let identifier = try await importer.importTrip(named: "Actor")
+        #expect(await importer.name(of: identifier) == "Actor")
+        let context = ModelContext(container)
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Actor"])
+    }
+}
+
+@ModelActor
+actor TripImporter {
+    func importTrip(named name: String) throws -> PersistentIdentifier {
+        let trip = Trip(name: name)
+        modelContext.insert(trip)
+        try modelContext.save()
+        return trip.persistentModelID
+    }
+
+    func name(of identifier: PersistentIdentifier) -> String? {
+        self[identifier, as: Trip.self]?.name
+    }
+}
+
+final class Counter: @unchecked Sendable { var value = 0 }
+final class Box<Value>: @unchecked Sendable { var value: Value? }

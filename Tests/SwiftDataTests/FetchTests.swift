@@ -1,0 +1,87 @@
+import Foundation
+import SwiftData
+import Testing
+
+@Suite("Fetching with FetchDescriptor and #Predicate")
+struct FetchTests {
+    /// Five trips, saved: nights 1…5, names Alpha…Echo, "Écho" spelt with an accent.
+    func seeded() throws -> (TemporaryDirectory, ModelContext) {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        for (index, name) in ["Alpha", "Bravo", "Charlie", "Delta", "Écho"].enumerated() {
+            let trip = Trip(name: name, nights: index + 1, kind: index.isMultiple(of: 2) ? .leisure : .business)
+            trip.rating = index == 0 ? nil : Double(index)
+            let stop = Stop(title: "\(name) stop", order: index)
+            trip.stops = [stop]
+            context.insert(trip)
+        }
+        try context.save()
+        return (directory, context)
+    }
+
+    @Test func predicateSortLimitAndOffsetRunInTheStore() throws {
+        let (_, context) = try seeded()
+        var descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.nights >= 2 && $0.name != "Delta" }, sortBy: [SortDescriptor(\.nights, order: .reverse)])
+        #expect(try context.fetch(descriptor).map(\.name) == ["Écho", "Charlie", "Bravo"])
+        descriptor.fetchLimit = 1
+        descriptor.fetchOffset = 1
+        #expect(try context.fetch(descriptor).map(\.name) == ["Charlie"])
+        #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.nights >= 2 })) == 4)
+    }
+
+    @Test func optionalsStringsAndRelationshipsInPredicates() throws {
+        let (_, context) = try seeded()
+        let unrated = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.rating == nil }))
+        #expect(unrated.map(\.name) == ["Alpha"])
+        let wellRated = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { ($0.rating ?? 0) > 2.5 }, sortBy: [SortDescriptor(\.name)]))
+        #expect(wellRated.map(\.name) == ["Delta", "Écho"])
+        let prefix = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.starts(with: "Ch") }))
+        #expect(prefix.map(\.name) == ["Charlie"])
+        let stops = try context.fetch(FetchDescriptor<Stop>(predicate: #Predicate { $0.trip?.name == "Bravo" }))
+        #expect(stops.map(\.title) == ["Bravo stop"])
+        let names = ["Alpha", "Delta"]
+        #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { names.contains($0.name) })) == 2)
+    }
+
+    @Test func localizedStandardContainsIgnoresCaseAndDiacritics() throws {
+        let (_, context) = try seeded()
+        let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.localizedStandardContains("ECHO") }))
+        #expect(found.map(\.name) == ["Écho"])
+        let predicate = #Predicate<Trip> { $0.name.localizedStandardContains("ECHO") }
+        #expect(try predicate.evaluate(found[0]))
+    }
+
+    @Test func includePendingChangesSeesUnsavedInserts() throws {
+        let (_, context) = try seeded()
+        context.insert(Trip(name: "Foxtrot", nights: 10))
+        var descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.nights == 10 })
+        #expect(try context.fetchCount(descriptor) == 1)
+        descriptor.includePendingChanges = false
+        #expect(try context.fetch(descriptor).isEmpty)
+    }
+
+    @Test func identifiersBatchesAndEnumeration() throws {
+        let (_, context) = try seeded()
+        let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.nights)])
+        let identifiers = try context.fetchIdentifiers(descriptor)
+        #expect(identifiers == (try context.fetch(descriptor)).map(\.persistentModelID))
+        let batched = try context.fetch(descriptor, batchSize: 2)
+        #expect(batched.count == 5)
+        #expect(batched.map(\.name) == ["Alpha", "Bravo", "Charlie", "Delta", "Écho"])
+        var seen: [Int] = []
+        try context.enumerate(descriptor, batchSize: 2) { seen.append($0.nights) }
+        #expect(seen == [1, 2, 3, 4, 5])
+    }
+
+    @Test func untranslatablePredicateThrowsAClearError() throws {
+        let (_, context) = try seeded()
+        let descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.viewCount > 0 })
+        #expect {
+            try context.fetch(descriptor)
+        } throws: { error in
+            let error = error as NSError
+            return error.domain == NSCocoaErrorDomain && error.code == 134060
+                && error.localizedDescription.contains("does not name a modelled property")
+        }
+    }
+}
