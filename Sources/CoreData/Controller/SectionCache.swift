@@ -39,13 +39,19 @@ final class SectionCache {
         return directory.appendingPathComponent(String(safe) + "-" + StableHash.digest(name).prefix(4).map { String(format: "%02x", $0) }.joined() + ".cache")
     }
 
-    /// Removes the cache named `name`, or every cache when nil.
+    /// Removes the cache named `name`, or every cache when nil: only files that are section
+    /// caches (`SectionCacheFile.isCacheFile`); anything else in the folder stays, and the
+    /// folder goes only once it is empty.
     static func delete(named name: String?) {
-        if let name {
-            try? FileManager.default.removeItem(at: fileURL(named: name))
-        } else {
-            try? FileManager.default.removeItem(at: directory)
-        }
+        if let name { return removeIfCache(fileURL(named: name)) }
+        guard StoreFile(directory).kind == .directory,
+              let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for entry in entries where entry.hasSuffix(".cache") { removeIfCache(directory.appendingPathComponent(entry)) }
+        rmdir(directory.path)
+    }
+
+    private static func removeIfCache(_ url: URL) {
+        if SectionCacheFile.isCacheFile(StoreFile(url)) { unlink(url.path) }
     }
 
     /// The cached snapshot, if the file matches this request and the store is unchanged.
@@ -107,6 +113,9 @@ final class SectionCache {
             }
         }
         let file = SectionCacheFile(signature: signature, storeStamp: stamp, entityNames: entityNames, sections: sections, rows: rows)
+        let existing = StoreFile(Self.fileURL(named: name))
+        // Written over only when what is there is a cache of ours.
+        guard existing.kind == .nothing || SectionCacheFile.isCacheFile(existing) else { return }
         do {
             try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
             try file.encoded().write(to: Self.fileURL(named: name), options: .atomic)
@@ -121,7 +130,7 @@ final class SectionCache {
     func invalidate() {
         guard !isDirty else { return }
         isDirty = true
-        try? FileManager.default.removeItem(at: Self.fileURL(named: name))
+        Self.removeIfCache(Self.fileURL(named: name))
     }
 
     func flushIfDirty(snapshot: ResultsSnapshot<ResultIdentity, ResultSortKey>?) {

@@ -20,6 +20,12 @@ struct SectionCacheFile {
 
     private static let magic = Array("PCDFRC1\n".utf8)
 
+    /// Whether `file` is one of ours (a regular file, not a link, starting with our header):
+    /// the only entries in the cache directory a controller removes or writes over.
+    static func isCacheFile(_ file: StoreFile) -> Bool {
+        file.kind == .regularFile && file.header.starts(with: magic)
+    }
+
     init(signature: String, storeStamp: String, entityNames: [String], sections: [(name: String, count: Int)], rows: [Row]) {
         self.signature = signature
         self.storeStamp = storeStamp

@@ -77,18 +77,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         stores.remove(at: index)
     }
 
-    /// Deletes a store's files (a SQLite database with its WAL and shared-memory companions, or a
-    /// binary store's file).
+    /// Destroys the store at `url`, as Apple's framework does: a SQLite database is emptied in
+    /// place (the file stays, so a tear-down that removes it afterwards still works, and the
+    /// next `addPersistentStore` there starts a new store); a binary store's file is removed.
+    /// `/dev/null`, or nothing at `url`, is a no-op. Anything that is not a store of `storeType`
+    /// (a device, FIFO, socket, directory, symbolic link, or a file in another format) is left
+    /// untouched and named in a thrown 259.
     public func destroyPersistentStore(at url: URL, type storeType: String = NSSQLiteStoreType, options: [AnyHashable: Any]? = nil) throws {
         if let store = persistentStore(for: url) { try remove(store) }
-        let suffixes = switch storeType {
-        case NSSQLiteStoreType: ["", "-wal", "-shm"]
-        case NSBinaryStoreType: [""]
-        default: [String]()
-        }
-        for suffix in suffixes {
-            let path = url.path + suffix
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+        switch storeType {
+        case NSSQLiteStoreType: try SQLiteStore.destroyStoreFile(at: url)
+        case NSBinaryStoreType: try BinaryStore.destroyStoreFile(at: url)
+        default: break
         }
     }
 

@@ -68,7 +68,7 @@ open class NSMigrationManager: NSObject {
         progress.withLock { $0 = 0 }
         cancellation.withLock { $0 = nil }
         associations = MigrationAssociations()
-        let destinationExisted = FileManager.default.fileExists(atPath: dURL.path)
+        let destinationExisted = StoreFile(dURL).kind != .nothing
         let sourceCoordinator = NSPersistentStoreCoordinator(managedObjectModel: sourceModel)
         let destinationCoordinator = NSPersistentStoreCoordinator(managedObjectModel: destinationModel)
         do {
@@ -89,7 +89,7 @@ open class NSMigrationManager: NSObject {
         } catch {
             currentEntityMapping = nil
             try? Self.close(sourceCoordinator, destinationCoordinator)
-            if !destinationExisted { try? destinationCoordinator.destroyPersistentStore(at: dURL, type: dType) }
+            if !destinationExisted { NSPersistentStoreCoordinator.removeCreatedStore(at: dURL, type: dType) }
             if let cancelled = cancellation.withLock({ $0 }) { throw cancelled }
             throw CoreDataError.make(NSMigrationError, "The migration from \(sourceURL.path) to \(dURL.path) failed",
                                      [NSUnderlyingErrorKey: error, NSURLErrorKey: sourceURL])

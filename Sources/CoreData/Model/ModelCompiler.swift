@@ -53,11 +53,36 @@ public enum ModelCompiler {
         return (try CompiledModel.encode(root), NSManagedObjectModel(entities: contents.entities).entityVersionHashesByName)
     }
 
-    /// Removes what `destination` holds, then writes it anew.
+    /// Removes what `destination` holds, then writes it anew; only when what is there is a
+    /// compiled model (a `.mom` file, or a `.momd` folder of `.mom` files and
+    /// `VersionInfo.plist`), so a wrong output path never costs anything else.
     private static func replace(_ destination: URL, write: () throws -> Void) throws {
-        if FileManager.default.fileExists(atPath: destination.path) {
+        // Not following a link: `attributesOfItem` describes the link itself.
+        switch (try? FileManager.default.attributesOfItem(atPath: destination.path))?[.type] as? FileAttributeType {
+        case nil: break
+        case .typeRegular? where isCompiledModelFile(destination):
             try FileManager.default.removeItem(at: destination)
+        case .typeDirectory?:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []
+            let ours = entries.allSatisfy {
+                $0 == CompiledModel.versionInfoFileName || ($0.hasSuffix(".mom") && isCompiledModelFile(destination.appendingPathComponent($0)))
+            }
+            guard ours else { throw notACompiledModel(destination) }
+            try FileManager.default.removeItem(at: destination)
+        default:
+            throw notACompiledModel(destination)
         }
         try write()
+    }
+
+    private static func isCompiledModelFile(_ url: URL) -> Bool {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType == .typeRegular
+            && (try? Data(contentsOf: url)).map { (try? CompiledModel.decode($0)) != nil } == true
+    }
+
+    private static func notACompiledModel(_ destination: URL) -> NSError {
+        CoreDataError.make(NSFileWriteFileExistsError,
+                           "\(destination.path) is there and is not a compiled model; it was left untouched",
+                           [NSURLErrorKey: destination, NSFilePathErrorKey: destination.path])
     }
 }

@@ -109,12 +109,12 @@ import Testing
         #expect(throws: NSError.self) { try context.existingObject(with: id) }
     }
 
-    @Test func destroyingAStoreRemovesItsFiles() throws {
+    @Test func destroyingAStoreEmptiesItsFileAndRemovesTheStore() throws {
         let container = try container()
         let url = directory.file("Library.sqlite")
         #expect(FileManager.default.fileExists(atPath: url.path))
         try container.persistentStoreCoordinator.destroyPersistentStore(at: url, type: NSSQLiteStoreType)
-        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try SQLiteShell.lines(url, "SELECT COUNT(*) FROM sqlite_master") == ["0"])
         #expect(container.persistentStoreCoordinator.persistentStores.isEmpty)
     }
 

@@ -78,11 +78,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
 
-    @Test func destroyPersistentStoreTypeDeletesTheFiles() throws {
+    @Test func destroyPersistentStoreTypeEmptiesTheFileAndItsCompanionsGo() throws {
         let url = directory.file("People.sqlite")
         try store(["Ada"], at: url)
         try coordinator().destroyPersistentStore(at: url, type: .sqlite)
-        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try SQLiteShell.lines(url, "SELECT COUNT(*) FROM sqlite_master") == ["0"])
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
 

@@ -2,29 +2,26 @@
 /// written whole at every save, as Apple's binary store is; an `NSAtomicStore` like any other.
 ///
 /// A save writes a new file beside the old one and renames it into place, so a reader, a crash
-/// or a failed save leaves the previous file whole. A store at `/dev/null` keeps nothing.
+/// or a failed save leaves the previous file whole. A store at `/dev/null` keeps nothing, and
+/// a path holding anything but a binary store file is refused untouched (`StoreFile`).
 final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     override func load() throws {
         guard let url else { throw CoreDataError.misuse("A binary store needs a file URL") }
         guard let model = persistentStoreCoordinator?.managedObjectModel else {
             throw CoreDataError.misuse("A binary store is loaded by the coordinator it belongs to")
         }
-        // No file, or a zero-length one (Apple's way of reserving a store's place): a new store.
-        // A file that cannot be read throws rather than being taken for a new store and replaced.
-        guard url.path != "/dev/null", FileManager.default.fileExists(atPath: url.path) else { return try create(at: url, model: model) }
-        let data = try Data(contentsOf: url)
-        guard !data.isEmpty else { return try create(at: url, model: model) }
-        guard let archive = BinaryStoreArchive(data: data) else {
-            throw CoreDataError.make(259, "The file at \(url.path) is not a binary store; it was left untouched.",
-                                     [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
-        }
+        let file = StoreFile(url)
+        guard file.kind != .nothing, file.kind != .anonymous else { return try create(at: url, model: model) }
+        // Anything else that is not one of our files, an empty file included, throws
+        // untouched rather than being taken for a new store and replaced.
+        guard let archive = Self.archive(in: file) else { throw file.notAStoreError(NSBinaryStoreType) }
         metadata = archive.metadata
         lastReferences = archive.lastReferences
         try restore(archive, model: model)
     }
 
     override func save() throws {
-        guard let url, url.path != "/dev/null" else { return }
+        guard let url, !StoreFile.isAnonymous(url) else { return }
         guard !isReadOnly else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The binary store at \(url.path) was added read-only", [NSURLErrorKey: url])
         }
@@ -35,7 +32,7 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     private func create(at url: URL, model: NSManagedObjectModel) throws {
         metadata = [NSStoreUUIDKey: UUID().uuidString, NSStoreTypeKey: NSBinaryStoreType,
                     NSStoreModelVersionHashesKey: model.entityVersionHashesByName]
-        guard url.path != "/dev/null" else { return }
+        guard !StoreFile.isAnonymous(url) else { return }
         guard !isReadOnly else {
             throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store at \(url.path) to open read-only",
                                      [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
@@ -45,11 +42,14 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     }
 
     /// Writes `data` to a new file beside `url`, flushed to disk, then renames it over `url`:
-    /// the name points at the old file or the complete new one, never at half of one.
+    /// the name points at the old file or the complete new one, never at half of one. What is
+    /// at `url` is looked at again first: the rename goes only over a binary store file.
     private func replaceFile(at url: URL, with data: Data) throws {
+        let file = StoreFile(url)
+        guard file.kind == .nothing || Self.hasArchiveHeader(file) else { throw file.notAStoreError(NSBinaryStoreType) }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).saving-\(UUID().uuidString)")
         do {
-            try data.write(to: temporary)
+            try data.write(to: temporary, options: .withoutOverwriting)
             let handle = try FileHandle(forWritingTo: temporary)
             try handle.synchronize()
             try handle.close()
@@ -64,13 +64,35 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     /// The metadata of the binary store file at `url`, read without opening a store: 260 if
     /// there is no file, 259 if it is not a binary store.
     static func storedMetadata(at url: URL) throws -> [String: Any] {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        let file = StoreFile(url)
+        guard file.kind != .nothing, file.kind != .anonymous else {
             throw CoreDataError.make(CocoaError.fileReadNoSuchFile.rawValue, "There is no store at \(url.path)",
                                      [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
         }
-        guard let archive = BinaryStoreArchive(data: try Data(contentsOf: url)) else {
-            throw CoreDataError.make(259, "The file at \(url.path) is not a binary store", [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
-        }
+        guard let archive = archive(in: file) else { throw file.notAStoreError(NSBinaryStoreType) }
         return archive.metadata
+    }
+
+    /// Removes the binary store file at `url`; nothing there, or `/dev/null`, is a no-op, and
+    /// anything that is not a binary store file (a link included) throws 259 untouched.
+    static func destroyStoreFile(at url: URL) throws {
+        let file = StoreFile(url)
+        guard file.kind != .nothing, file.kind != .anonymous else { return }
+        guard archive(in: file) != nil else { throw file.notAStoreError(NSBinaryStoreType) }
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw CoreDataError.make(NSPersistentStoreOperationError, "Could not remove the binary store at \(url.path): \(String(cString: strerror(errno)))",
+                                     [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
+        }
+    }
+
+    /// The archive in `file` when it is a regular file (not a link) holding one; its content
+    /// is read only once its header says it is a binary property list.
+    private static func archive(in file: StoreFile) -> BinaryStoreArchive? {
+        guard hasArchiveHeader(file), let data = try? Data(contentsOf: file.url) else { return nil }
+        return BinaryStoreArchive(data: data)
+    }
+
+    private static func hasArchiveHeader(_ file: StoreFile) -> Bool {
+        file.kind == .regularFile && file.header.starts(with: Array("bplist00".utf8))
     }
 }

@@ -10,11 +10,24 @@ enum SQLiteCommitSignal {
     /// Announces a commit. Failures are ignored: the data is committed either way, and a
     /// missed announcement only delays a reader until the next one.
     static func send(forStoreAt path: String) {
-        let descriptor = open(sidecarPath(forStoreAt: path), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
+        guard let descriptor = openSidecar(forStoreAt: path) else { return }
         var byte: UInt8 = 1
         _ = pwrite(descriptor, &byte, 1, 0)
         close(descriptor)
+    }
+
+    /// Opens (creating) the sidecar for writing, or nil when the name holds anything but the
+    /// one-byte regular file we write: never through a link (`O_NOFOLLOW`), never blocking on
+    /// a FIFO (`O_NONBLOCK`), never into someone else's file.
+    static func openSidecar(forStoreAt path: String) -> Int32? {
+        let descriptor = open(sidecarPath(forStoreAt: path), O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 }
 
@@ -25,8 +38,7 @@ final class SQLiteCommitWatcher: @unchecked Sendable {
 
     init(storePath: String, onCommit: @escaping @Sendable () -> Void) throws {
         let sidecar = SQLiteCommitSignal.sidecarPath(forStoreAt: storePath)
-        let created = open(sidecar, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        if created >= 0 { close(created) }
+        if let created = SQLiteCommitSignal.openSidecar(forStoreAt: storePath) { close(created) }
         let inotify = inotify_init1(Int32(IN_CLOEXEC))
         var pipeEnds: [Int32] = [-1, -1]
         guard inotify >= 0, pipe(&pipeEnds) == 0,

@@ -258,3 +258,18 @@ struct SQLiteRow: SQLRow {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 }
+
+extension SQLiteConnection {
+    /// Replaces this database's whole content with `source`'s through SQLite's backup API: one
+    /// consistent snapshot of the source, written under this connection's locks.
+    func replaceContents(with source: SQLiteConnection) throws {
+        guard let backup = sqlite3_backup_init(rawHandle, "main", source.rawHandle, "main") else {
+            throw SQLiteError(code: sqlite3_errcode(rawHandle), message: String(cString: sqlite3_errmsg(rawHandle)), sql: nil)
+        }
+        let status = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard status == SQLITE_DONE else {
+            throw SQLiteError(code: status, message: String(cString: sqlite3_errstr(status)), sql: nil)
+        }
+    }
+}

@@ -2,7 +2,7 @@
 extension SQLiteStore {
     /// `/dev/null`, Xcode's template URL for previews and tests: a store that keeps nothing
     /// after it goes and shares nothing with any other store.
-    var isAnonymous: Bool { url?.path == "/dev/null" }
+    var isAnonymous: Bool { url.map(StoreFile.isAnonymous) ?? false }
 
     /// A fresh private directory for an anonymous store's file, in memory-backed `/dev/shm`
     /// where the system has it. A file rather than SQLite's `:memory:`, so the writer and the

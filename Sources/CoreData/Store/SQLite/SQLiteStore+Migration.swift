@@ -89,7 +89,8 @@ extension SQLiteStore {
     /// a crash at any moment leaves the old store or the new one, never a mix. Throws the
     /// manager's 134110, the store unchanged.
     private func migrateByObjects(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, mapping: NSMappingModel) throws {
-        let storeFile = URL(fileURLWithPath: path)
+        // Through a symbolic link, the database it leads to is what is replaced, not the link.
+        let storeFile = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         let newFile = storeFile.deletingLastPathComponent().appendingPathComponent(".\(storeFile.lastPathComponent).migrating-\(UUID().uuidString)")
         // A writer an earlier stage migrated through must not outlive the old file: its
         // `-wal` and `-shm` names would be the new file's after the rename.
@@ -101,9 +102,9 @@ extension SQLiteStore {
             .migrateStore(from: storeFile, sourceType: NSSQLiteStoreType, options: nil, with: mapping,
                           toDestinationURL: newFile, destinationType: NSSQLiteStoreType, destinationOptions: nil)
         // The manager closed the new store, so its WAL is folded in and gone too.
-        guard rename(newFile.path, path) == 0 else {
+        guard StoreFile(storeFile).isSQLiteDatabase, rename(newFile.path, storeFile.path) == 0 else {
             let error = CoreDataError.make(NSMigrationError, "Could not move the migrated store into place at \(path): \(String(cString: strerror(errno)))")
-            try? NSPersistentStoreCoordinator(managedObjectModel: model).destroyPersistentStore(at: newFile, type: NSSQLiteStoreType)
+            Self.removeCreatedStoreFile(at: newFile)
             throw error
         }
     }

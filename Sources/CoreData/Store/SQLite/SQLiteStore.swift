@@ -41,9 +41,10 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
             for entity in model.entities {
                 rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
             }
+            let file = try StoreFile.checkedForSQLite(storeURL)
             if isAnonymous { anonymousDirectory = try Self.makeAnonymousDirectory() }
             let path = anonymousDirectory?.appendingPathComponent("store.sqlite").path ?? storeURL.path
-            if !FileManager.default.fileExists(atPath: path) {
+            if file.kind == .nothing || isAnonymous {
                 guard !isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store at \(path) to open read-only",
                                              [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
@@ -51,6 +52,8 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
                 try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
                 try refuseOrphanedWAL(path: path)
                 try createStoreFile(path: path, model: model)
+            } else if try Self.isEmptied(path: path) {
+                try fillEmptiedStore(path: path, model: model)
             }
             // Check the file read-only first, so a foreign or corrupt file is never written to,
             // not even by switching its journal mode.
@@ -110,6 +113,30 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
         if link(temporary, path) != 0 && errno != EEXIST {
             throw CoreDataError.make(NSPersistentStoreOpenError, "Could not create the store at \(path): \(String(cString: strerror(errno)))",
                                      [NSURLErrorKey: storeURL, NSFilePathErrorKey: path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(errno))])
+        }
+    }
+
+    /// A database `destroyPersistentStore` emptied (SQLite's header, no tables) is filled in
+    /// place, as on Apple platforms, where a destroyed store's file stays for the next add.
+    private func fillEmptiedStore(path: String, model: NSManagedObjectModel) throws {
+        do {
+            let connection = try SQLiteConnection(path: path, create: false)
+            identifier = UUID().uuidString
+            metadata = SQLiteStoreMetadata.initial(identifier: identifier!, model: model)
+            try createSchema(connection, model: model)
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: storeURL)
+        }
+    }
+
+    /// Whether the SQLite database at `path` holds no table, index or view at all.
+    static func isEmptied(path: String) throws -> Bool {
+        do {
+            let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
+            return try reader.scalar("SELECT COUNT(*) FROM sqlite_master") == .integer(0)
+        } catch {
+            // Not readable as a database: `readMetadata` says why.
+            return false
         }
     }
 
@@ -210,8 +237,11 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
                            [NSURLErrorKey: storeURL, NSFilePathErrorKey: storeURL.path])
     }
 
+    /// Creates the store's tables, unless another connection made any table first (checked
+    /// inside the write transaction, so two processes filling one emptied file cannot both).
     private func createSchema(_ connection: SQLiteConnection, model: NSManagedObjectModel) throws {
         try connection.transaction {
+            guard try connection.scalar("SELECT COUNT(*) FROM sqlite_master") == .integer(0) else { return }
             for layout in layouts.values.sorted(by: { $0.table < $1.table }) {
                 try connection.execute(layout.createStatement)
                 for index in layout.indexStatements { try connection.execute(index) }
