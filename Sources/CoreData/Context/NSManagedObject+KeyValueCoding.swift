@@ -156,29 +156,67 @@ extension NSManagedObject {
     /// compared `T` with each supported type at run time.
     @inlinable
     public func managedValue<T>(forKey key: String) -> T {
-        // The typed path: the stored value converted straight to `T`.
-        if let stored = storedValueForTypedRead(forKey: key), let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
-        return keyValueCodedValue(forKey: key)
+        switch readForManagedAccess(forKey: key) {
+        case .stored(let stored):
+            // The typed path: the stored value converted straight to `T`.
+            if let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
+            return typed(foundationForm(of: stored, forKey: key), forKey: key)
+        case .absent:
+            if let typed = TypedAttributeValue.absent(as: T.self) { return typed }
+            return typed(nil, forKey: key)
+        case .notAnAttribute:
+            return keyValueCodedValue(forKey: key)
+        }
     }
 
-    /// The stored value of the attribute `key`, read between the access notifications; nil
-    /// for a nil value, for a key that is not a stored attribute and while a key recorder
-    /// listens, where `managedValue(forKey:)` reads through key-value coding instead.
+    /// What a `@Managed` read found, between one pair of access notifications.
     @usableFromInline
-    func storedValueForTypedRead(forKey key: String) -> StoredValue? {
-        guard let ordinal = attributeOrdinal(forKey: key), keyRecorder == nil else { return nil }
+    enum ManagedRead {
+        /// The attribute's stored value.
+        case stored(StoredValue)
+        /// The attribute has no value.
+        case absent
+        /// Not a stored attribute (a relationship, a fetched property, an unknown key, a
+        /// transient attribute a `@KeyValueCoded` property computes), or a key recorder
+        /// listens: read through key-value coding, which sends the notifications.
+        case notAnAttribute
+    }
+
+    /// The stored value of the attribute `key`, read between the access notifications. A nil
+    /// value is `.absent`, answered without a second pass through key-value coding, so that a
+    /// subclass overriding `willAccessValue(forKey:)` sees one call per read, as on Apple
+    /// platforms.
+    @usableFromInline
+    func readForManagedAccess(forKey key: String) -> ManagedRead {
+        guard let ordinal = attributeOrdinal(forKey: key), keyRecorder == nil else { return .notAnAttribute }
         ConcurrencyDebug.check(self)
         willAccessValue(forKey: key)
-        defer { didAccessValue(forKey: key) }
         fireFaultIfNeeded()
-        if case .stored(let stored)? = values[ordinal: ordinal] { return stored }
-        return nil
+        let slot = values[ordinal: ordinal]
+        didAccessValue(forKey: key)
+        if case .stored(let stored)? = slot { return .stored(stored) }
+        return isComputedByKeyValueCodedProperty(ordinal: ordinal, key: key) ? .notAnAttribute : .absent
     }
 
-    /// `key`'s value through key-value coding as `T`: the typed read's fallback.
+    /// Whether the attribute at `ordinal` is transient and a `@KeyValueCoded` property of the
+    /// subclass computes it: key-value coding reads that property, without notifications.
+    private func isComputedByKeyValueCodedProperty(ordinal: Int, key: String) -> Bool {
+        propertyIndex.properties[ordinal].isTransient && KeyValueCodedLookup.accessor(forKey: key, in: type(of: self)) != nil
+    }
+
+    /// `key`'s value through key-value coding as `T`: the read of anything that is not a
+    /// stored attribute.
     @usableFromInline
     func keyValueCodedValue<T>(forKey key: String) -> T {
         typed(value(forKey: key), forKey: key)
+    }
+
+    /// The Foundation form of the attribute `key`'s stored value, for a `@Managed` type the
+    /// typed conversion does not cover (a transformable value's class, `NSNumber`).
+    @usableFromInline
+    func foundationForm(of stored: StoredValue, forKey key: String) -> Any? {
+        guard let attribute = propertyIndex.attributesByName[key] else { return nil }
+        return stored.foundationValue(for: attribute)
     }
 
     /// The stored value for `key` as `T`, without access notifications: what a
@@ -192,7 +230,8 @@ extension NSManagedObject {
         setPrimitiveValue(unwrapOptional(newValue), forKey: key)
     }
 
-    private func typed<T>(_ raw: Any?, forKey key: String) -> T {
+    @usableFromInline
+    func typed<T>(_ raw: Any?, forKey key: String) -> T {
         if let typed = raw as? T { return typed }
         if let zero = ZeroValue.zero(of: T.self) { return zero }
         preconditionFailure("CoreData: \(entity.name ?? "").\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(T.self)")
@@ -212,7 +251,7 @@ extension NSManagedObject {
     /// `setValue(_:forKey:)` does but no boxing or normalisation; false, changing nothing, for a
     /// key that is not an attribute taking that type and while a key recorder listens.
     @usableFromInline
-    func setStoredValueForTypedWrite(_ stored: StoredValue, from source: TypedAttributeValue.Source, forKey key: String) -> Bool {
+    func setStoredValueForTypedWrite(_ stored: StoredValue?, from source: TypedAttributeValue.Source, forKey key: String) -> Bool {
         let index = propertyIndex
         guard keyRecorder == nil, let ordinal = index.attributeOrdinal(forName: key),
               TypedAttributeValue.accepts(unsafeDowncast(index.properties[ordinal], to: NSAttributeDescription.self).attributeType, from: source)
@@ -220,7 +259,7 @@ extension NSManagedObject {
         ConcurrencyDebug.check(self)
         willChangeValue(forKey: key)
         defer { didChangeValue(forKey: key) }
-        changeAttribute(forKey: key, ordinal: ordinal) { values[ordinal: ordinal] = .stored(stored) }
+        changeAttribute(forKey: key, ordinal: ordinal) { values[ordinal: ordinal] = stored.map { .stored($0) } }
         return true
     }
 

@@ -4,7 +4,7 @@
 ///
 /// Numbers and booleans are `integer` or `real` rather than `NSNumber`, so reading a row and
 /// reading an attribute through `@Managed` allocate nothing. The Foundation form (`NSNumber`,
-/// `Decimal`, `UUID`...) is made only at key-value coding and public API boundaries, by the one
+/// `Any`) is made only at key-value coding and public API boundaries, by the one
 /// converter pair below, which needs the attribute to know what an `integer` means (an `Int16`,
 /// a `Bool`). A nil value is the absence of a `StoredValue`.
 @usableFromInline
@@ -16,10 +16,16 @@ enum StoredValue {
     case text(String)
     case date(Date)
     case data(Data)
+    /// Boxed, as `Decimal` (20 bytes) and `UUID` (16 bytes without a spare bit) would make
+    /// every stored value larger; a URL is one reference already.
+    indirect case decimal(Decimal)
+    indirect case uuid(UUID)
+    case url(URL)
     /// A to-one destination in a row, or an object-ID attribute.
     case objectID(NSManagedObjectID)
-    /// Anything else in its Foundation form: decimals, UUIDs, URLs, transformable values, and a
-    /// value of the wrong type, kept as it was given so that validation can name it.
+    /// Anything else in its Foundation form: transformable values (any class a transformer
+    /// takes), composite attributes (dictionaries of their elements), and a value of the wrong
+    /// type, kept as it was given so that validation can name it.
     ///
     /// Boxed (`indirect`): an inline `Any` made every stored value 33 bytes, and every copy of
     /// one in a row or an object a call to an outlined copy function; boxed, a value is the
@@ -40,8 +46,12 @@ enum StoredValue {
         case .floatAttributeType:
             if let real = Self.real(value) { self = .real(Double(Float(real))); return }
         case .decimalAttributeType:
-            if let decimal = value as? Decimal { self = .other(decimal); return }
-            if let number = value as? NSNumber { self = .other(number.decimalValue); return }
+            if let decimal = value as? Decimal { self = .decimal(decimal); return }
+            if let number = value as? NSNumber { self = .decimal(number.decimalValue); return }
+        case .UUIDAttributeType:
+            if let uuid = value as? UUID { self = .uuid(uuid); return }
+        case .URIAttributeType:
+            if let url = value as? URL { self = .url(url); return }
         case .stringAttributeType:
             if let text = value as? String { self = .text(text); return }
         case .dateAttributeType:
@@ -72,6 +82,9 @@ enum StoredValue {
         case (.text(let value), _): value
         case (.date(let value), _): value
         case (.data(let value), _): value
+        case (.decimal(let value), _): value
+        case (.uuid(let value), _): value
+        case (.url(let value), _): value
         case (.objectID(let value), _): value
         case (.other(let value), _): value
         }

@@ -9,6 +9,9 @@ extension ConstantValue {
         case .text(let value)?: self = .string(value)
         case .date(let value)?: self = .date(value)
         case .data(let value)?: self = .data(value)
+        case .decimal(let value)?: self = .decimal(value)
+        case .uuid(let value)?: self = .uuid(value)
+        case .url(let value)?: self = .url(value)
         case .objectID(let value)?: self = .object(OpaqueValue(value))
         case .other(let value)?: self = ConstantValue(any: value)
         }

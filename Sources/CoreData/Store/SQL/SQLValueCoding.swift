@@ -15,6 +15,9 @@ enum SQLValueCoding {
         case (.text(let value), .stringAttributeType): return .text(value)
         case (.date(let value), .dateAttributeType): return .real(value.timeIntervalSinceReferenceDate)
         case (.data(let value), .binaryDataAttributeType): return .blob(Array(value))
+        case (.decimal(let value), .decimalAttributeType): return .text(value.description)
+        case (.uuid(let value), .UUIDAttributeType): return .blob(withUnsafeBytes(of: value.uuid) { Array($0) })
+        case (.url(let value), .URIAttributeType): return .text(value.absoluteString)
         default: return try encodeFoundation(stored.foundationValue(for: attribute), as: attribute)
         }
     }
@@ -79,12 +82,12 @@ enum SQLValueCoding {
         case .stringAttributeType:
             return type == .text ? .text(row.text(at: column)) : nil
         case .decimalAttributeType:
-            return Decimal(string: row.text(at: column), locale: Locale(identifier: "en_US_POSIX")).map { .other($0) }
+            return Decimal(string: row.text(at: column), locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) }
         case .URIAttributeType:
-            return type == .text ? URL(string: row.text(at: column)).map { .other($0) } : nil
+            return type == .text ? URL(string: row.text(at: column)).map { .url($0) } : nil
         case .UUIDAttributeType:
             guard type == .blob, case .blob(let bytes) = row.value(at: column), bytes.count == 16 else { return nil }
-            return .other(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+            return .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         case .binaryDataAttributeType:
             guard type == .blob, case .blob(let bytes) = row.value(at: column) else { return nil }
             return .data(Data(bytes))
