@@ -6,6 +6,8 @@
 /// The by-name subscript speaks the Foundation form key-value coding uses (`NSNumber` for
 /// numbers); `@Managed` accessors and the row conversions use ordinals and stored values.
 struct ObjectValues {
+    /// A stored attribute value is the `StoredValue` a row holds; a relationship's slot holds
+    /// what the object graph needs and a row cannot (the related object, loaded members).
     enum Slot {
         case stored(StoredValue)
         case object(NSManagedObject)

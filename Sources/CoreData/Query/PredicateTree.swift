@@ -91,6 +91,12 @@ indirect enum ExpressionNode: Hashable, @unchecked Sendable {
 
 /// A literal or argument value in the tree, normalised so that equal values compare equal
 /// whichever Swift or Foundation type they arrived as.
+///
+/// Why it stays beside `StoredValue`: a predicate's values have no attribute to say what they
+/// mean. `StoredValue` keeps a boolean as an integer because its attribute knows it is one; a
+/// constant must be a `bool` by itself, must be `Hashable` (as the trees that hold it are), and
+/// may be a managed object, which no attribute stores. `ConstantValue(stored:for:)` converts a
+/// stored value without its Foundation form.
 enum ConstantValue: Hashable, @unchecked Sendable {
     case null
     case bool(Bool)
