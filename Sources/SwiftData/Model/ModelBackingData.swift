@@ -8,7 +8,9 @@ public final class ModelBackingData {
     /// Values assigned before insertion, as the Swift values given, each with the typed write
     /// that moves it onto the managed object at insertion.
     var pending: [String: (value: Any, write: (ModelBackingData) -> Void)] = [:]
-    weak var context: ModelContext?
+    /// Strong, so a model outlives no context it reads through (the context holds its objects,
+    /// and an object only weakly its model, so this makes no cycle).
+    var context: ModelContext?
     /// The temporary identity of a model not yet inserted.
     private lazy var unattachedID = UUID()
 
