@@ -34,17 +34,18 @@ extension StoreFile {
             let companion = StoreFile(URL(fileURLWithPath: database + suffix))
             guard companion.kind != .nothing else { continue }
             let belongs = companion.kind == .regularFile
-                && (companion.header.isEmpty || magics.contains { companion.header.starts(with: $0) })
+                && (magics.isEmpty || companion.header.isEmpty || magics.contains { companion.header.starts(with: $0) })
             guard belongs else { throw companion.notAStoreError("SQLite companion (\(suffix))") }
         }
     }
 
     /// The first bytes SQLite writes into each companion file: the WAL header's magic number
-    /// (either byte order of checksums), the shared-memory index's version (3007000, in the
-    /// machine's byte order), the rollback journal's magic.
+    /// (either byte order of checksums) and the rollback journal's magic. The shared-memory
+    /// index has none to rely on: a process killed while creating it leaves it zeroed or
+    /// half-written, and SQLite rebuilds it from the WAL, so any regular file is taken.
     private static let companionMagics: [(String, [[UInt8]])] = [
         ("-wal", [[0x37, 0x7F, 0x06, 0x82], [0x37, 0x7F, 0x06, 0x83]]),
-        ("-shm", [withUnsafeBytes(of: UInt32(3_007_000)) { Array($0) }]),
+        ("-shm", []),
         // A journal in PERSIST mode has its header zeroed when a transaction ends.
         ("-journal", [[0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7], [0, 0, 0, 0, 0, 0, 0, 0]]),
     ]
