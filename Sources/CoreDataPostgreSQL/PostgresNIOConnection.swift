@@ -9,9 +9,15 @@ import PostgresNIO
 /// untyped, so the server infers it) and read back from the binary result format.
 final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
     private let connection: PostgresConnection
+    /// The semaphore of the statement waiting for its answer, if any: signalled when the
+    /// connection closes, so that a wait ends when the server goes away without answering.
+    private let waiting = NIOLockedValueBox<DispatchSemaphore?>(nil)
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
+        // One callback for the connection's lifetime, rather than one per statement, which
+        // would pile up on a pooled connection for as long as it lives.
+        connection.closeFuture.whenComplete { [waiting] _ in waiting.withLockedValue { $0?.signal() } }
     }
 
     var isOpen: Bool { !connection.isClosed }
@@ -40,19 +46,20 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
         }
     }
 
-    /// Waits for the server's answer on this thread (never an event loop's). postgres-nio can leave
-    /// a query sent as the server ends the session unanswered for ever (seen when the server
-    /// restarts under eight writers), so the wait also ends when the connection has closed,
-    /// looked at every 100 ms (a callback on `closeFuture` per query would pile up on a pooled
-    /// connection for as long as it lives).
+    /// Waits for the server's answer on this thread (never an event loop's), woken by the answer
+    /// or by the connection closing: postgres-nio can leave a query sent as the server ends the
+    /// session unanswered for ever (seen when the server restarts under eight writers).
     private func answer(to query: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
         let settled = DispatchSemaphore(value: 0)
         let answer = NIOLockedValueBox<Result<PostgresQueryResult, any Error>?>(nil)
+        waiting.withLockedValue { $0 = settled }
+        defer { waiting.withLockedValue { $0 = nil } }
         query.whenComplete { result in
             answer.withLockedValue { $0 = result }
             settled.signal()
         }
-        while settled.wait(timeout: .now() + .milliseconds(100)) == .timedOut, !connection.isClosed {}
+        // A close before `waiting` was set signalled no one; seen here instead.
+        if !connection.isClosed || answer.withLockedValue({ $0 != nil }) { settled.wait() }
         guard let result = answer.withLockedValue({ $0 }) else {
             throw PostgreSQLFailure.connectionLost("the connection closed before the server answered")
         }

@@ -19,7 +19,9 @@ extension NSManagedObjectContext {
             }
             // The rows changed in the store without passing through the row cache.
             defer { coordinator.rowCache.removeAll() }
-            return try coordinator.store(for: entity).executeBatch(request, for: self)
+            let store = try coordinator.store(for: entity)
+            if let rowLevel = store.rowLevelBatches { return try executeRowLevelBatch(request, on: rowLevel) }
+            return try store.executeBatch(request, for: self)
         }
     }
 

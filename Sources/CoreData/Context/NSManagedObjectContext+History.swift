@@ -2,7 +2,7 @@
 /// context filters it with the request's fetch request and shapes the result.
 extension NSManagedObjectContext {
     func executeHistoryRequest(_ request: NSPersistentHistoryChangeRequest, coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentHistoryResult {
-        let stores = try (request.affectedStores.flatMap { $0.isEmpty ? nil : $0 } ?? coordinator.persistentStores).map(Self.historyStore)
+        let stores = try (request.affectedStores.flatMap { $0.isEmpty ? nil : $0 } ?? coordinator.persistentStores).map { try Self.historyStore($0, coordinator) }
         if request.deletes {
             var deleted = 0
             for store in stores {
@@ -33,8 +33,8 @@ extension NSManagedObjectContext {
         }
     }
 
-    private static func historyStore(_ store: NSPersistentStore) throws -> any HistoryTracking {
-        guard let tracking = store as? any HistoryTracking, tracking.tracksHistory else {
+    private static func historyStore(_ store: NSPersistentStore, _ coordinator: NSPersistentStoreCoordinator) throws -> any HistoryTracking {
+        guard let tracking = coordinator.rowStore(store)?.historyTracking, tracking.tracksHistory else {
             throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError,
                 "Persistent history is not tracked for the store at \(store.url?.path ?? "(no URL)"); add it with NSPersistentHistoryTrackingKey = true",
                 [NSAffectedStoresErrorKey: [store]])

@@ -82,7 +82,7 @@ extension NSManagedObjectContext {
 
     private func generationStore() throws -> any QueryGenerationStore {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
-        guard let store = try coordinator.store(for: nil) as? any QueryGenerationStore else {
+        guard let store = try coordinator.store(for: nil).queryGenerations else {
             throw CoreDataError.make(NSPersistentStoreUnsupportedRequestTypeError, "Query generations need a SQLite or PostgreSQL store")
         }
         return store

@@ -224,10 +224,3 @@ private final class SaveObserver: @unchecked Sendable {
         if let token { NotificationCenter.default.removeObserver(token) }
     }
 }
-
-/// Carries a value the compiler cannot prove thread-safe across a queue hop that the context's
-/// confinement rules make safe (the value is only used on the destination queue).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

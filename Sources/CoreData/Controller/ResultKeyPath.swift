@@ -10,7 +10,7 @@ struct ResultKeyPath {
     let keys: [String]
     /// The stored attribute the key path names, and its ordinal; nil (and 0) otherwise. Two
     /// fields rather than an optional tuple, which the optimiser copied through generic value
-    /// witnesses on every read (600 instructions a call).
+    /// witnesses on every read (BENCHMARKS.md, figures moved out of the code).
     private let boundAttribute: NSAttributeDescription?
     private let boundOrdinal: Int
 

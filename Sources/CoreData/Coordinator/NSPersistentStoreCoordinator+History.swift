@@ -10,7 +10,7 @@ extension NSPersistentStoreCoordinator {
     public func currentPersistentHistoryToken(fromStores stores: [Any]?) -> NSPersistentHistoryToken? {
         let candidates = stores.map { $0.compactMap { $0 as? NSPersistentStore } } ?? persistentStores
         var storeTokens: [String: Int64] = [:]
-        for case let store as any HistoryTracking in candidates where store.tracksHistory {
+        for case let store? in candidates.map({ rowStore($0)?.historyTracking }) where store.tracksHistory {
             guard let number = try? store.lastTransactionNumber() else { continue }
             storeTokens[store.identifier] = number
         }

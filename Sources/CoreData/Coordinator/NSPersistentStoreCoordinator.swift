@@ -115,7 +115,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
         store.lock.withLock {
             store.metadata = updated
-            (store as? any SQLTableStore)?.pendingMetadata = updated
+            rowStore(store)?.metadataWasSet(updated)
         }
     }
 
@@ -140,6 +140,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             throw CoreDataError.misuse("The persistent store coordinator has no stores; call loadPersistentStores first")
         }
         return store
+    }
+
+    /// The coordinator's own view of `store`, one of its `persistentStores`; nil for a store it
+    /// does not hold.
+    func rowStore(_ store: NSPersistentStore) -> (any RowStore)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return stores.first { $0 === store }
     }
 
     func store(for objectID: NSManagedObjectID) throws -> any RowStore {

@@ -2,7 +2,7 @@
 open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// What the attribute holds and how it is stored. Read for every column of every row a
     /// store decodes, and fixed once the model is in use: it skips the runtime's exclusivity
-    /// check (about 76 instructions a read).
+    /// check on each read (BENCHMARKS.md).
     @exclusivity(unchecked) public var attributeType: NSAttributeType = .undefinedAttributeType { willSet { requireEditable("attributeType") } }
     /// The value a new object starts with; nil for none.
     public var defaultValue: Any? = nil { willSet { requireEditable("defaultValue") } }

@@ -2,7 +2,7 @@
 open class NSPropertyDescription: NSObject, @unchecked Sendable {
     // Performance: the rules below are read for every property of every object a save
     // validates and writes, and are fixed once the model is in use (`requireEditable`); they
-    // skip the runtime's exclusivity check (about 76 instructions a read).
+    // skip the runtime's exclusivity check on each read (BENCHMARKS.md).
 
     /// The property's name, unique in its entity; a stored attribute's column is `Z` + the uppercased name.
     public var name: String = "" {

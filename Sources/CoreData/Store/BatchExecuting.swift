@@ -13,9 +13,3 @@ protocol BatchExecuting: PrimaryKeyAllocating {
     /// first; nil otherwise (the caller then reads the keys and calls `batchDelete(_:origin:)`).
     func batchDeleteAtOnce(_ fetch: StoreFetch) throws -> Int?
 }
-
-extension BuiltInStore {
-    func executeBatch(_ request: NSPersistentStoreRequest, for context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try context.executeRowLevelBatch(request, on: self)
-    }
-}

@@ -28,6 +28,20 @@ protocol RowStore: NSPersistentStore {
     func executeBatch(_ request: NSPersistentStoreRequest, for context: NSManagedObjectContext) throws -> NSPersistentStoreResult
     /// Releases files and connections.
     func close()
+
+    // Capabilities beyond rows in and rows out, declared by the protocols a store conforms to
+    // (defaults in `RowStore+Capabilities`), so that no caller discovers them with a cast.
+
+    /// Batch requests the store runs itself, row by row in one transaction (a `BuiltInStore`);
+    /// nil when `executeBatch(_:for:)` answers them (an incremental store's subclass).
+    var rowLevelBatches: (any BuiltInStore)? { get }
+    /// The store's persistent history, when it can record one (`HistoryTracking`).
+    var historyTracking: (any HistoryTracking)? { get }
+    /// Query generations, when the store can pin one (`QueryGenerationStore`).
+    var queryGenerations: (any QueryGenerationStore)? { get }
+    /// Hears metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, under the
+    /// store's lock; a SQL store writes it with the next save.
+    func metadataWasSet(_ metadata: [String: Any])
 }
 
 extension RowStore {

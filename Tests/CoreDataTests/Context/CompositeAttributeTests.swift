@@ -82,21 +82,20 @@ import Testing
         #expect(!columns.contains("ZADDRESS"))
     }
 
-    @Test func fetchesFilterAndSortOnElements() throws {
-        for type in [NSSQLiteStoreType, NSInMemoryStoreType] {
-            let url = type == NSSQLiteStoreType ? directory.file("People-\(UUID().uuidString).sqlite") : nil
-            let context = try makeContainer(model: try Self.model(), storeURL: url, type: type).newBackgroundContext()
-            try context.performAndWait {
-                insertPerson("Ada", address: ["city": "London", "location": ["latitude": 51.5]], into: context)
-                insertPerson("Grace", address: ["city": "New York", "location": ["latitude": 40.7]], into: context)
-                insertPerson("Hedy", address: ["city": "Vienna", "location": ["latitude": 48.2]], into: context)
-                try context.save()
-                context.reset()
-                let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
-                request.predicate = NSPredicate(format: "address.location.latitude > 45 AND address.city != %@", "Paris")
-                request.sortDescriptors = [NSSortDescriptor(key: "address.city", ascending: false)]
-                #expect(try context.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Hedy", "Ada"], "\(type)")
-            }
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func fetchesFilterAndSortOnElements(type: String) throws {
+        let url = type == NSSQLiteStoreType ? directory.file("People.sqlite") : nil
+        let context = try makeContainer(model: try Self.model(), storeURL: url, type: type).newBackgroundContext()
+        try context.performAndWait {
+            insertPerson("Ada", address: ["city": "London", "location": ["latitude": 51.5]], into: context)
+            insertPerson("Grace", address: ["city": "New York", "location": ["latitude": 40.7]], into: context)
+            insertPerson("Hedy", address: ["city": "Vienna", "location": ["latitude": 48.2]], into: context)
+            try context.save()
+            context.reset()
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+            request.predicate = NSPredicate(format: "address.location.latitude > 45 AND address.city != %@", "Paris")
+            request.sortDescriptors = [NSSortDescriptor(key: "address.city", ascending: false)]
+            #expect(try context.fetch(request).compactMap { $0.value(forKey: "name") as? String } == ["Hedy", "Ada"])
         }
     }
 

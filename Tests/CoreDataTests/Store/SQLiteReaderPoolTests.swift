@@ -38,6 +38,22 @@ import Testing
         #expect(unguarded == [2, 3])
     }
 
+    @Test func aReaderCheckedOutWhenThePoolClosesIsClosedNotPutBack() throws {
+        let (_, pool, directory) = try numberFile()
+        defer { withExtendedLifetime(directory) {} }
+        try pool.read(singleStatement: true) { _ = try value($0) }
+        #expect(pool.idleCount == 1)
+        weak var checkedOut: SQLiteConnection?
+        try pool.read(singleStatement: false) { reader in
+            checkedOut = reader
+            pool.close()
+            _ = try value(reader)
+        }
+        #expect(pool.idleCount == 0, "the reader went back into a closed pool")
+        #expect(checkedOut == nil, "the reader stayed open after its read ended")
+        #expect(throws: NSError.self) { try pool.read(singleStatement: true) { _ in } }
+    }
+
     @Test func aContextReadsWhileTheStoresWriterHoldsItsTransaction() throws {
         let directory = TemporaryDirectory()
         let container = try makeContainer(model: PeopleModel.make(), storeURL: directory.file("Busy.sqlite"))

@@ -7,12 +7,6 @@ struct PostgreSQLSession {
         for values in try connection.execute(sql, bindings).rows { try row(SQLValueRow(values: values)) }
     }
 
-    /// The rows of a fetch plan's statement, ordered and paged in Swift when the plan says so.
-    func rows(_ plan: SQLFetchPlan, selecting columns: String) throws -> [SQLValueRow] {
-        let rows = try connection.execute(plan.sql(selecting: columns), plan.bindings).rows.map(SQLValueRow.init(values:))
-        return plan.swiftOrder?.apply(to: rows) ?? rows
-    }
-
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
         try connection.execute(sql, bindings).affectedRows

@@ -24,7 +24,7 @@ extension PostgreSQLStore {
                                                        userInfo: userInfo)
         let migration = try SQLMigration(source: sourceModel, destination: model, mapping: mapping)
         do {
-            try storeOperation {
+            try mappingFailures {
                 try migration.run(on: session, metadata: metadata)
                 // The migration dropped the old tables' unique indexes with them (or, for an
                 // altered table, as indexes it does not know); rows that break a new

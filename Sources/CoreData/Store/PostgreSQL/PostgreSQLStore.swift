@@ -14,9 +14,8 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     /// The thread inside a write and its connection: that thread's reads must see the
     /// write's uncommitted rows.
     private let writing = Locked<(thread: pthread_t, session: PostgreSQLSession)?>(nil)
-    private(set) var layouts: [String: SQLTableLayout] = [:]
-    /// By entity number (Z_ENT), as rows name their entity.
-    private var rowDecoders: [Int: SQLRowDecoder] = [:]
+    /// Set once by `load(model:)` before any read.
+    private(set) var catalog = SQLTableCatalog(dialect: .postgreSQL)
     /// Posts `.NSPersistentStoreRemoteChange` for other processes' commits, if the options ask.
     private var listener: (any PostgreSQLListener)?
     /// What `setMetadata(_:for:)` gave, written with the next save; only under the store's lock.
@@ -34,15 +33,10 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         }
         let endpoint = try PostgreSQLEndpoint(url: url)
         self.endpoint = endpoint
-        for entity in model.entities where entity.superentity == nil {
-            layouts[entity.name ?? ""] = SQLTableLayout(root: entity, dialect: .postgreSQL)
-        }
-        for entity in model.entities {
-            rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
-        }
+        catalog = SQLTableCatalog(model: model, dialect: .postgreSQL)
         let pool = PostgreSQLConnectionPool(connector: connector, endpoint: endpoint, capacity: Self.poolCapacity)
         self.pool = pool
-        let stored = try storeOperation { try pool.withConnection { try prepareSchema($0, model: model) } }
+        let stored = try mappingFailures { try pool.withConnection { try prepareSchema($0, model: model) } }
         guard model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: stored) else {
             throw CoreDataError.make(NSPersistentStoreIncompatibleVersionHashError,
                 "The model used to open the store is incompatible with the one used to create the store in schema \(endpoint.schema)",
@@ -51,7 +45,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         metadata = stored
         identifier = stored[NSStoreUUIDKey] as? String
         if postsRemoteChanges {
-            listener = try storeOperation { try startListening(connector) }
+            listener = try mappingFailures { try startListening(connector) }
         }
     }
 
@@ -68,7 +62,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
                 guard !isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store in schema \(endpoint.schema) to open read-only")
                 }
-                for statement in PostgreSQLSchema.createStatements(model: model, layouts: Array(layouts.values)) { try session.run(statement) }
+                for statement in PostgreSQLSchema.createStatements(model: model, layouts: Array(catalog.layouts.values)) { try session.run(statement) }
                 for entity in model.entities {
                     try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
                                     [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
@@ -110,21 +104,17 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
 
     // MARK: Connections
 
-    func layout(for entity: NSEntityDescription) -> SQLTableLayout {
-        layouts[entity.rootEntity.name ?? ""]!
-    }
-
-    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
-        rowDecoders[Int(number)]?.entity ?? fallback
-    }
+    var storeName: String { "schema \(endpoint?.schema ?? "?")" }
 
     /// Runs `body` on the calling thread's write connection, on the connection of the query
     /// generation the calling context is pinned to, or on a pooled one.
-    func read<T>(_ body: (PostgreSQLSession) throws -> T) throws -> T {
+    /// Every read is one statement or a few on one connection in autocommit mode; a fetch's
+    /// statement sees one snapshot by itself.
+    func read<T>(singleStatement: Bool, _ body: (PostgreSQLSession) throws -> T) throws -> T {
         let inside = writing.withLock { current in current.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.session : nil } }
         if let inside { return try body(inside) }
-        if let generation = pinnedGeneration { return try storeOperation { try generation.read(of: self, body) } }
-        return try storeOperation { try connections().withConnection(body) }
+        if let generation = pinnedGeneration { return try mappingFailures { try generation.read(of: self, body) } }
+        return try mappingFailures { try connections().withConnection(body) }
     }
 
     /// A new query generation: a connection taken out of the pool, inside a read-only
@@ -132,7 +122,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     /// rolls back and goes back to the pool, or is closed if it broke; a read through a broken
     /// one throws the lost connection like any read, until the context is pinned afresh.
     func makeQueryGeneration() throws -> QueryGeneration {
-        try storeOperation {
+        try mappingFailures {
             let pool = try connections()
             let connection = try pool.detach()
             let session = PostgreSQLSession(connection: connection)
@@ -155,7 +145,7 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store in schema \(endpoint.schema) is read-only") }
         return try locked {
             if let session = writing.withLock({ $0?.session }) { return try body(session) }
-            return try storeOperation(saving: true) {
+            return try mappingFailures(saving: true) {
                 try connections().withConnection { session in
                     writing.withLock { $0 = (pthread_self(), session) }
                     defer { writing.withLock { $0 = nil } }
@@ -170,109 +160,6 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         return pool
     }
 
-    /// Turns the driver's failures into Cocoa errors: a lost server is 134030 for a save
-    /// (the context keeps its changes) and 134080 otherwise; a refused statement keeps
-    /// PostgreSQL's SQLSTATE in the user info.
-    func storeOperation<T>(saving: Bool = false, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let failure as PostgreSQLFailure {
-            var info: [String: Any] = [NSURLErrorKey: url as Any]
-            let code: Int
-            let message: String
-            switch failure {
-            case .connectionLost(let reason):
-                code = saving ? NSPersistentStoreSaveError : NSPersistentStoreOpenError
-                message = "The PostgreSQL server of schema \(endpoint?.schema ?? "?") could not be reached: \(reason)"
-                info[PostgreSQLErrorKeys.connectionLost] = true
-            case .refused(let state, let reason):
-                if state == "23505" {
-                    code = NSManagedObjectConstraintMergeError
-                    message = "A uniqueness constraint refused the save: \(reason)"
-                } else {
-                    code = saving ? NSPersistentStoreSaveError : NSPersistentStoreOperationError
-                    message = "PostgreSQL refused a statement (SQLSTATE \(state)): \(reason)"
-                }
-                info[PostgreSQLErrorKeys.sqlState] = state
-            }
-            throw CoreDataError.make(code, message, info)
-        }
-    }
-
-    // MARK: Reading
-
-    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
-        let layout = layout(for: fetch.entity)
-        let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
-        return try read { session in try session.rows(plan, selecting: layout.selectList).map { try decodeRow($0, session) } }
-    }
-
-    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
-        let plan = try SQLFetchPlan(fetch: fetch, dialect: .postgreSQL)
-        return try read { session in
-            var ids = ObjectIDListBuilder(store: self)
-            for row in try session.rows(plan, selecting: "t0.Z_PK, t0.Z_ENT") {
-                ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
-            }
-            return ids.build()
-        }
-    }
-
-    func count(_ fetch: StoreFetch) throws -> Int {
-        var unbounded = fetch
-        unbounded.sortDescriptors = []
-        let plan = try SQLFetchPlan(fetch: unbounded, dialect: .postgreSQL)
-        return try read { session in
-            guard case .integer(let count)? = try session.scalar(plan.countSQL, plan.bindings) else { return 0 }
-            return Int(count)
-        }
-    }
-
-    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
-        let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
-        return try read { session in
-            var result: [NSManagedObjectID: RowSnapshot] = [:]
-            for (rootName, members) in groups {
-                guard let layout = layouts[rootName] else { continue }
-                try session.query(layout.rowsByKeysQuery, [SQLValue.keyArray(members)]) { row in
-                    let snapshot = try decodeRow(row, session)
-                    result[snapshot.objectID] = snapshot
-                }
-            }
-            return result
-        }
-    }
-
-    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
-        guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
-        let sql = SQLiteSchema.membersQuery(of: relationship, dialect: .postgreSQL)
-        return try read { session in
-            var ids: [NSManagedObjectID] = []
-            try session.query(sql, [.integer(sourceKey)]) { row in
-                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
-            }
-            return ids
-        }
-    }
-
-    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
-        try read { try dictionaries(request, $0) }
-    }
-
-    private func decodeRow(_ row: SQLValueRow, _ session: PostgreSQLSession) throws -> RowSnapshot {
-        let decoder = rowDecoders[Int(row.int64(at: 1))]!
-        let values = try decoder.values(of: row, destinationEntity: { try destinationEntity($0, primaryKey: $1, session) }, objectID: objectID)
-        return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
-    }
-
-    /// The concrete entity of a to-one destination that has subentities.
-    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64, _ session: PostgreSQLSession) throws -> NSEntityDescription {
-        guard !declared.subentities.isEmpty else { return declared }
-        let value = try session.scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = $1", [.integer(primaryKey)])
-        if case .integer(let number)? = value { return entity(number: number, fallback: declared) }
-        return declared
-    }
-
     // MARK: Writing
 
     func allocatePrimaryKeys(for entity: NSEntityDescription, count: Int) throws -> [Int64] {
@@ -282,27 +169,6 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
         }
         guard case .integer(let maximum)? = last else { throw CoreDataError.misuse("Z_PRIMARYKEY has no row for entity \(entity.name ?? "")") }
         return Array((maximum - Int64(count) + 1)...maximum)
-    }
-
-    /// Optimistic locking: locks the rows the save changes and refuses the whole save if one
-    /// moved on since the context read it.
-    func checkVersions(_ changes: StoreChanges, _ session: PostgreSQLSession) throws {
-        let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
-        guard !expectations.isEmpty else { return }
-        // Versions by table and key; tables lock in name order, rows in key order, so two saves
-        // never wait on each other in a cycle.
-        var stored: [String: [Int64: Int64]] = [:]
-        for (rootName, group) in Dictionary(grouping: expectations.map(\.0), by: { $0.entity.rootEntity.name ?? "" }).sorted(by: { $0.key < $1.key }) {
-            let table = layouts[rootName]!.table
-            try session.query("SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN \(dialect.keyList("$1")) ORDER BY Z_PK FOR UPDATE",
-                              [SQLValue.keyArray(group)]) { row in stored[rootName, default: [:]][row.int64(at: 0)] = row.int64(at: 1) }
-        }
-        let conflicts = expectations.filter { id, expected in
-            stored[id.entity.rootEntity.name ?? ""]?[id.primaryKey ?? -1] != expected
-        }.map(\.0)
-        guard !conflicts.isEmpty else { return }
-        let rows = try rows(for: conflicts)
-        throw StoreVersionConflict(conflicts: conflicts.map { ($0, rows[$0]) })
     }
 }
 

@@ -111,6 +111,43 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The keys of the JSON array bound at `placeholder`, in order, as a table of `member`
+    /// (the key) and `position` (from 1), for statements that write a to-many relationship's
+    /// members at once.
+    func orderedKeys(_ placeholder: String) -> String {
+        switch self {
+        case .sqlite: "(SELECT CAST(value AS INTEGER) AS member, key + 1 AS position FROM json_each(\(placeholder)))"
+        case .postgreSQL:
+            "(SELECT CAST(e.value AS BIGINT) AS member, e.position FROM json_array_elements_text(CAST(\(placeholder) AS JSON)) WITH ORDINALITY AS e(value, position))"
+        }
+    }
+
+    /// Whether a save writes a table's inserted or updated rows with one statement, the rows
+    /// bound as one record set (`SQLRecordSet`), rather than a statement per row: over a
+    /// network a round trip per row costs far more than the server's work; SQLite steps a
+    /// cached statement per row in process, which costs less than building the set.
+    var writesRecordSets: Bool { self == .postgreSQL }
+
+    /// The rows of the record set bound at the first placeholder, as rows of `table`'s type.
+    func recordSet(of table: String) -> String {
+        "json_populate_recordset(NULL::\(table), CAST(\(placeholder(1)) AS JSON))"
+    }
+
+    /// The statement of `SQLTableCatalog.versionQuery(tables:)`. PostgreSQL allows no
+    /// `FOR UPDATE` beside `UNION`, so each table's locking read is a CTE of its own.
+    func versionQuery(tables: [String]) -> String {
+        let selects = tables.enumerated().map { position, table in
+            (position, "SELECT Z_PK, Z_OPT FROM \(table) WHERE Z_PK IN \(keyList(placeholder(position + 1)))")
+        }
+        switch self {
+        case .sqlite:
+            return selects.map { "SELECT \($0), Z_PK, Z_OPT FROM (\($1))" }.joined(separator: " UNION ALL ")
+        case .postgreSQL:
+            let locks = selects.map { "v\($0) AS (\($1) ORDER BY Z_PK FOR UPDATE)" }.joined(separator: ", ")
+            return "WITH \(locks) " + selects.map { "SELECT \($0.0), Z_PK, Z_OPT FROM v\($0.0)" }.joined(separator: " UNION ALL ")
+        }
+    }
+
     /// The column type for one of `SQLiteSchema.columnType(for:)`'s (Apple's SQLite types);
     /// on PostgreSQL each holds the same `SQLValue` case it holds on SQLite.
     func columnType(_ sqliteType: String) -> String {

@@ -8,6 +8,7 @@ protocol SQLRow {
     /// The column as text; numbers as the database prints them (exact, for decimals).
     func text(at column: Int32) -> String
     func storageClass(at column: Int32) -> SQLStorageClass
+    var columnCount: Int32 { get }
 }
 
 extension SQLRow {
@@ -22,6 +23,17 @@ enum SQLStorageClass {
 /// A row already read into values (a PostgreSQL result).
 struct SQLValueRow: SQLRow {
     let values: [SQLValue]
+
+    init(values: [SQLValue]) {
+        self.values = values
+    }
+
+    /// The values of another session's row, read out before that row moves on.
+    init(copying row: some SQLRow) {
+        values = (0..<row.columnCount).map(row.value(at:))
+    }
+
+    var columnCount: Int32 { Int32(values.count) }
 
     func value(at column: Int32) -> SQLValue { values[Int(column)] }
 

@@ -10,7 +10,9 @@ final class SQLRowDecoder {
         /// a counted reference would be retained and released for every column of every row,
         /// on a count every thread decoding this entity's rows shares.
         case attribute(index: Int32, ordinal: Int, Unmanaged<NSAttributeDescription>)
-        case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription)
+        /// `entityIndex`: the column holding the destination row's Z_ENT, when the destination
+        /// has subentities (`SQLTableLayout.destinationEntityColumns`).
+        case toOne(index: Int32, ordinal: Int, destination: NSEntityDescription, entityIndex: Int32?)
         /// One element of a composite attribute, gathered into the attribute's dictionary.
         case element(index: Int32, ordinal: Int, path: [String], NSAttributeDescription)
     }
@@ -37,26 +39,28 @@ final class SQLRowDecoder {
             case let attribute as NSAttributeDescription:
                 return .attribute(index: index, ordinal: ordinal, Unmanaged.passUnretained(attribute))
             case let relationship as NSRelationshipDescription:
-                return relationship.destinationEntity.map { .toOne(index: index, ordinal: ordinal, destination: $0) }
+                return relationship.destinationEntity.map {
+                    .toOne(index: index, ordinal: ordinal, destination: $0, entityIndex: layout.destinationEntityColumns[offset])
+                }
             default:
                 return nil
             }
         }
     }
 
-    /// The row's values by ordinal; `destinationEntity` finds the concrete entity of a to-one
-    /// destination that has subentities.
-    func values(of row: some SQLRow, destinationEntity: (NSEntityDescription, Int64) throws -> NSEntityDescription,
+    /// The row's values by ordinal; `entity` names the entity of a Z_ENT number (the declared
+    /// destination when the model has no such number).
+    func values(of row: some SQLRow, entity: (Int64, NSEntityDescription) -> NSEntityDescription,
                 objectID: (NSEntityDescription, Int64) -> NSManagedObjectID) throws -> RowValues {
-        var values = RowValues(entity: entity)
+        var values = RowValues(entity: self.entity)
         for column in columns {
             switch column {
             case .attribute(let index, let ordinal, let attribute):
                 values[ordinal: ordinal] = try attribute._withUnsafeGuaranteedRef { try SQLValueCoding.decode(row, column: index, as: $0) }
-            case .toOne(let index, let ordinal, let destination):
+            case .toOne(let index, let ordinal, let destination, let entityIndex):
                 guard !row.isNull(at: index) else { continue }
-                let key = row.int64(at: index)
-                values[ordinal: ordinal] = .objectID(objectID(try destinationEntity(destination, key), key))
+                let concrete = entityIndex.map { entity(row.int64(at: $0), destination) } ?? destination
+                values[ordinal: ordinal] = .objectID(objectID(concrete, row.int64(at: index)))
             case .element(let index, let ordinal, let path, let element):
                 guard let value = try SQLValueCoding.decode(row, column: index, as: element) else { continue }
                 var elements: [String: Any] = [:]

@@ -11,6 +11,26 @@ protocol SQLSession {
     func scalar(_ sql: String, _ bindings: [SQLValue]) throws -> SQLValue?
 }
 
+/// What a read does with each row of a fetch, whichever session's row type it arrives in: a
+/// generic method, which a closure cannot be, so decoding stays specialised for each session.
+protocol SQLRowVisitor {
+    mutating func visit(_ row: some SQLRow) throws
+}
+
+extension SQLSession {
+    /// Hands `visitor` the rows of `sql`, a statement of `plan`, as they arrive; when the plan
+    /// orders and pages in Swift, they are collected, ordered and paged first.
+    func forEachRow(of plan: SQLFetchPlan, sql: String, into visitor: inout some SQLRowVisitor) throws {
+        guard let order = plan.swiftOrder else {
+            try query(sql, plan.bindings) { row in try visitor.visit(row) }
+            return
+        }
+        var collected: [SQLValueRow] = []
+        try query(sql, plan.bindings) { row in collected.append(SQLValueRow(copying: row)) }
+        for row in order.apply(to: collected) { try visitor.visit(row) }
+    }
+}
+
 extension SQLiteConnection: SQLSession {
     var dialect: SQLDialect { .sqlite }
 }
@@ -20,17 +40,15 @@ extension PostgreSQLSession: SQLSession {
 }
 
 /// A store that keeps Apple's table layout in a SQL database: the SQLite and PostgreSQL
-/// stores. What is written once for both (batch requests) is written against this.
-protocol SQLTableStore: BuiltInStore, HistoryTracking {
-    associatedtype Session: SQLSession
+/// stores. They differ only in their session (how a reader or the writer is reached) and their
+/// dialect; the read path (`SQLTableStore+Reading`), the save (`+Writing`), batch requests and
+/// dictionary fetches are written once against this.
+protocol SQLTableStore: BuiltInStore, HistoryTracking, SQLDatabaseWriter {
     var dialect: SQLDialect { get }
-    func layout(for entity: NSEntityDescription) -> SQLTableLayout
-    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription
-    /// Runs `body` in one write transaction.
-    func writeTransaction<T>(_ body: (Session) throws -> T) throws -> T
-    /// Refuses (`StoreVersionConflict`) a save whose updated or deleted rows another save
-    /// changed since they were read; PostgreSQL also locks those rows until the commit.
-    func checkVersions(_ changes: StoreChanges, _ session: Session) throws
+    /// The model's tables and row decoders, built once by `load(model:)`.
+    var catalog: SQLTableCatalog { get }
+    /// Words naming the store in error messages ("the store at /path", "schema app").
+    var storeName: String { get }
     /// Records a save's history inside its write (and, on PostgreSQL, announces the commit).
     func recordHistory(of changes: StoreChanges, _ session: Session) throws
     /// Records one history transaction of `records`, inside the current write.

@@ -12,7 +12,7 @@ struct SQLColumn {
 /// The columns of one root entity's table, and how each maps to a property of each entity that
 /// lives in it. Computed once per store load; a class, since every row a save writes looks its
 /// table's layout up and a struct of a dozen references copied out of the store's dictionary
-/// cost a retain and a release of each (about 300 instructions a row).
+/// cost a retain and a release of each, for every row (BENCHMARKS.md, figures moved out of the code).
 final class SQLTableLayout {
     let table: String
     /// Attribute and to-one columns in table order, with the property they store.
@@ -24,12 +24,24 @@ final class SQLTableLayout {
     let insertStatement: String
     /// Rewrites a row's Z_OPT and `columns`, then the Z_PK to match.
     let updateStatement: String
-    /// Reads a row's version (Z_OPT) by Z_PK, for optimistic locking.
-    let versionQuery: String
-    /// Deletes a row by Z_PK.
-    let deleteStatement: String
-    /// The select list every row read uses: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>...`.
+    /// Deletes the rows whose Z_PK is in the JSON array bound to its one placeholder.
+    let deleteKeysStatement: String
+    /// The names of the columns `insertStatement` writes, in its order: the keys of a record
+    /// set (`SQLRecordSet`).
+    let recordColumns: [String]
+    /// Where the dialect writes record sets (`SQLDialect.writesRecordSets`): inserts every row
+    /// of the record set bound to its one placeholder.
+    let insertRecordsStatement: String?
+    /// Where the dialect writes record sets: rewrites Z_OPT and `columns` of every row of the
+    /// record set bound to its one placeholder, matched by Z_PK.
+    let updateRecordsStatement: String?
+    /// The select list every row read uses: `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.<columns>...`, then
+    /// for each to-one column whose destination has subentities the destination row's Z_ENT,
+    /// so that a row names its related object's concrete entity without a look-up per row.
     let selectList: String
+    /// For each column of `columns` that is followed by its destination's Z_ENT in
+    /// `selectList`, the result column holding that Z_ENT.
+    let destinationEntityColumns: [Int: Int32]
     /// Reads the rows whose Z_PK is in the JSON array bound to its one placeholder.
     let rowsByKeysQuery: String
 
@@ -71,9 +83,27 @@ final class SQLTableLayout {
         insertStatement = "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(placeholders))"
         let assignments = names.dropFirst(2).enumerated().map { "\($1) = \(dialect.placeholder($0 + 1))" }.joined(separator: ", ")
         updateStatement = "UPDATE \(table) SET \(assignments) WHERE Z_PK = \(dialect.placeholder(names.count - 1))"
-        versionQuery = "SELECT Z_OPT FROM \(table) WHERE Z_PK = \(dialect.placeholder(1))"
-        deleteStatement = "DELETE FROM \(table) WHERE Z_PK = \(dialect.placeholder(1))"
-        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" }).joined(separator: ", ")
+        deleteKeysStatement = "DELETE FROM \(table) WHERE Z_PK IN \(dialect.keyList(dialect.placeholder(1)))"
+        recordColumns = names
+        if dialect.writesRecordSets {
+            let list = names.joined(separator: ", ")
+            insertRecordsStatement = "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(dialect.recordSet(of: table))"
+            let sets = names.dropFirst(2).map { "\($0) = r.\($0)" }.joined(separator: ", ")
+            updateRecordsStatement = "UPDATE \(table) SET \(sets) FROM \(dialect.recordSet(of: table)) AS r WHERE \(table).Z_PK = r.Z_PK"
+        } else {
+            insertRecordsStatement = nil
+            updateRecordsStatement = nil
+        }
+        var destinationEntityColumns: [Int: Int32] = [:]
+        var destinationEntities: [String] = []
+        for (offset, column) in columns.enumerated() {
+            guard let relationship = column.property as? NSRelationshipDescription,
+                  let destination = relationship.destinationEntity, !destination.subentities.isEmpty else { continue }
+            destinationEntityColumns[offset] = Int32(3 + columns.count + destinationEntities.count)
+            destinationEntities.append("(SELECT d.Z_ENT FROM \(SQLiteSchema.table(for: destination)) d WHERE d.Z_PK = t0.\(column.name))")
+        }
+        self.destinationEntityColumns = destinationEntityColumns
+        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" } + destinationEntities).joined(separator: ", ")
         rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN \(dialect.keyList(dialect.placeholder(1)))"
     }
 

@@ -1,5 +1,9 @@
-/// The row writes of a save, the same on SQLite and PostgreSQL: one statement per row, built
-/// once per table (`SQLTableLayout`), and the to-many rows that live apart from the rows.
+/// The row writes of a save, the same on SQLite and PostgreSQL, every statement's text made
+/// once per table or relationship: deletes one statement per entity, the keys bound as one
+/// array; inserts and updates a statement per row on SQLite (a cached statement, stepped in
+/// process) and one per table on PostgreSQL (the rows bound as one JSON record set, so a save
+/// costs a round trip per table, not per row); to-many orders and join rows one statement per
+/// changed relationship, the members bound as one ordered array.
 extension SQLTableStore {
     /// A save, in one write transaction: versions checked, history recorded, metadata from
     /// `setMetadata(_:for:)` written, then the rows. Rows deleted or changed go before rows
@@ -14,9 +18,14 @@ extension SQLTableStore {
                 try checkVersions(changes, session)
                 try recordHistory(of: changes, session)
                 if let pendingMetadata { try SQLModelCache.write(metadata: pendingMetadata, on: session) }
-                for (objectID, _) in changes.deleted { try delete(objectID, session) }
-                for (row, _) in changes.updated { try update(row, session) }
-                for row in changes.inserted { try insert(row, session) }
+                try delete(changes.deleted.map(\.objectID), session)
+                if dialect.writesRecordSets {
+                    try writeRecordSets(changes.updated.map(\.row), statement: \.updateRecordsStatement, session)
+                    try writeRecordSets(changes.inserted, statement: \.insertRecordsStatement, session)
+                } else {
+                    for (row, _) in changes.updated { try update(row, session) }
+                    for row in changes.inserted { try insert(row, session) }
+                }
                 for change in changes.toMany { try writeToMany(change, session) }
             }
             pendingMetadata = nil
@@ -42,13 +51,35 @@ extension SQLTableStore {
         try session.run(layout.updateStatement, values)
     }
 
-    func delete(_ objectID: NSManagedObjectID, _ session: Session) throws {
-        guard let key = objectID.primaryKey else { return }
-        try session.run(layout(for: objectID.entity).deleteStatement, [.integer(key)])
-        // Join-table rows of a deleted object go with it, whichever side it is on.
-        for case let relationship as NSRelationshipDescription in objectID.entity.properties where relationship.isToMany {
-            if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
-                try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = \(dialect.placeholder(1))", [.integer(key)])
+    /// `rows`, a table at a time, each table's rows bound as one record set to the layout's
+    /// `statement` (an insert or an update of the whole set).
+    private func writeRecordSets(_ rows: [RowSnapshot], statement: KeyPath<SQLTableLayout, String?>, _ session: Session) throws {
+        guard !rows.isEmpty else { return }
+        var sets: [ObjectIdentifier: (layout: SQLTableLayout, records: SQLRecordSet)] = [:]
+        var values: [SQLValue] = []
+        for row in rows {
+            let layout = layout(for: row.objectID.entity)
+            values.removeAll(keepingCapacity: true)
+            values += [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
+            try layout.appendColumnValues(of: row, to: &values)
+            sets[ObjectIdentifier(layout), default: (layout, SQLRecordSet(columns: layout.recordColumns))].records.append(values)
+        }
+        // Tables in name order, as the version check locks them.
+        for (layout, records) in sets.values.sorted(by: { $0.layout.table < $1.layout.table }) {
+            try session.run(layout[keyPath: statement]!, [records.bound])
+        }
+    }
+
+    /// Deletes the rows of `ids` and their join-table rows, whichever side they are on: one
+    /// statement per entity and join table.
+    func delete(_ ids: [NSManagedObjectID], _ session: Session) throws {
+        let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { ObjectIdentifier($0.entity) })
+        for group in groups.values {
+            let entity = group[0].entity
+            let keys = SQLValue.keyArray(group)
+            try session.run(layout(for: entity).deleteKeysStatement, [keys])
+            for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
+                if let joinRows = catalog.toManyStatements(of: relationship).deleteJoinRows { try session.run(joinRows, [keys]) }
             }
         }
     }
@@ -57,28 +88,15 @@ extension SQLTableStore {
     /// rows); here only orders and many-to-many join rows are written.
     func writeToMany(_ change: ToManyChange, _ session: Session) throws {
         guard let sourceKey = change.source.primaryKey else { return }
-        let (first, second, third) = (dialect.placeholder(1), dialect.placeholder(2), dialect.placeholder(3))
-        switch SQLiteSchema.storage(of: change.relationship) {
-        case .inverseForeignKey(let table, _, let order?):
-            for (position, member) in change.members.enumerated() {
-                try session.run("UPDATE \(table) SET \(order) = \(first) WHERE Z_PK = \(second)", [.integer(Int64(position + 1)), .integer(member.primaryKey ?? -1)])
-            }
-        case .inverseForeignKey(_, _, nil):
-            return
-        case .joinTable(let table, let sourceColumn, let destinationColumn, let order):
-            // Both sides of a many-to-many change together; one side writes the shared table.
-            guard SQLiteSchema.writesJoinTable(change.relationship) else { return }
-            try session.run("DELETE FROM \(table) WHERE \(sourceColumn) = \(first)", [.integer(sourceKey)])
-            // The source's rows were just deleted and members are distinct: plain inserts.
-            for (position, member) in change.members.enumerated() {
-                if let order {
-                    try session.run("INSERT INTO \(table) (\(sourceColumn), \(destinationColumn), \(order)) VALUES (\(first), \(second), \(third))",
-                                    [.integer(sourceKey), .integer(member.primaryKey ?? -1), .integer(Int64(position + 1))])
-                } else {
-                    try session.run("INSERT INTO \(table) (\(sourceColumn), \(destinationColumn)) VALUES (\(first), \(second))",
-                                    [.integer(sourceKey), .integer(member.primaryKey ?? -1)])
-                }
-            }
-        }
+        let statements = catalog.toManyStatements(of: change.relationship)
+        let members = SQLValue.keyArray(change.members)
+        if let order = statements.updateOrder { try session.run(order, [members]) }
+        // Both sides of a many-to-many change together; one side writes the shared table
+        // (`insertJoinRows` is nil on the other).
+        guard let insert = statements.insertJoinRows, let delete = statements.deleteJoinRows else { return }
+        let source = SQLValue.text("[\(sourceKey)]")
+        try session.run(delete, [source])
+        // The source's rows were just deleted and members are distinct: plain inserts.
+        try session.run(insert, [.integer(sourceKey), members])
     }
 }

@@ -17,7 +17,7 @@ final class SQLiteConnection {
     private var useClock: UInt64 = 0
     /// The statement checked out last, with its SQL. A save runs the same INSERT for every row
     /// from the same string (its table layout's), and comparing a string with itself is a
-    /// pointer comparison where a dictionary look-up hashes all of it (1,000 instructions a row).
+    /// pointer comparison where a dictionary look-up hashes all of it, for every row (BENCHMARKS.md).
     private var lastCheckedOut: (sql: String, statement: CachedStatement)?
     static let statementCapacity = 128
 
@@ -239,6 +239,8 @@ struct SQLiteRow: SQLRow {
     func int64(at column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
     func double(at column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    var columnCount: Int32 { sqlite3_column_count(statement) }
 
     func storageClass(at column: Int32) -> SQLStorageClass {
         switch sqlite3_column_type(statement, column) {

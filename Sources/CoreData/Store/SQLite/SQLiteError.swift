@@ -29,3 +29,9 @@ struct SQLiteError: Error, CustomStringConvertible {
         return CoreDataError.make(code, description, info)
     }
 }
+
+extension SQLiteError: SQLStoreFailure {
+    func cocoaError(saving: Bool, storeURL: URL?, storeName: String) -> NSError {
+        cocoaError(storeURL: storeURL)
+    }
+}

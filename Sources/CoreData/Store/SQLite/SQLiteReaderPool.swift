@@ -9,7 +9,9 @@
 /// bypassing the writer's lock.
 final class SQLiteReaderPool: @unchecked Sendable {
     private let open: () throws -> SQLiteConnection
-    private let idle = Locked<[SQLiteConnection]>([])
+    /// Readers not in use; nil once the pool has closed, so that a reader checked out across
+    /// the close is closed when its read ends instead of being put back.
+    private let idle = Locked<[SQLiteConnection]?>([])
     private let available: DispatchSemaphore
 
     /// - parameter open: opens one more reader connection on the store's file.
@@ -23,8 +25,13 @@ final class SQLiteReaderPool: @unchecked Sendable {
     func read<T>(singleStatement: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         available.wait()
         defer { available.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? open()
-        defer { idle.withLock { $0.append(connection) } }
+        let reused: SQLiteConnection? = try idle.withLock { idle in
+            guard idle != nil else { throw CoreDataError.misuse("The store's readers are closed") }
+            return idle?.popLast()
+        }
+        let connection = try reused ?? open()
+        // A connection closes when its last reference goes: dropping it here closes it.
+        defer { idle.withLock { $0?.append(connection) } }
         if singleStatement { return try body(connection) }
         // Prepared once per connection, like every other statement (`execute` parses each time).
         try connection.run("BEGIN DEFERRED")
@@ -43,8 +50,12 @@ final class SQLiteReaderPool: @unchecked Sendable {
         try open()
     }
 
-    /// Closes every idle reader (the store is closing).
+    /// Closes every idle reader now, and every reader still reading when its read ends (the
+    /// store is closing).
     func close() {
-        idle.withLock { $0.removeAll() }
+        idle.withLock { $0 = nil }
     }
+
+    /// How many readers wait for reuse (for tests of closing).
+    var idleCount: Int { idle.withLock { $0?.count ?? 0 } }
 }

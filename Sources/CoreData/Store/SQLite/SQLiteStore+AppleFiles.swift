@@ -24,7 +24,7 @@ extension SQLiteStore {
         guard stagedMigrationManager == nil, sourceModel == nil else { return false }
         do {
             let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
-            return try SQLiteSchemaCheck.differences(in: reader, layouts: Array(layouts.values), model: model).isEmpty
+            return try SQLiteSchemaCheck.differences(in: reader, layouts: Array(catalog.layouts.values), model: model).isEmpty
         } catch let error as SQLiteError {
             throw error.cocoaError(storeURL: storeURL)
         }

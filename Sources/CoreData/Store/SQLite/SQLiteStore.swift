@@ -9,11 +9,8 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     private let readers = Locked<SQLiteReaderPool?>(nil)
     /// The thread inside `writeTransaction`: its reads must see the writer's uncommitted rows.
     private let writingThread = Locked<pthread_t?>(nil)
-    private(set) var layouts: [String: SQLTableLayout] = [:]
-    /// Indexed by entity number (Z_ENT), as rows name their entity; each knows its entity.
-    /// Filled once by `load(model:)` before any read, then read for every row: an array rather
-    /// than a dictionary (no hashing), without the runtime's exclusivity check.
-    @exclusivity(unchecked) private var rowDecoders: [SQLRowDecoder?] = []
+    /// Set once by `load(model:)` before any read.
+    private(set) var catalog = SQLTableCatalog(dialect: .sqlite)
     private var model: NSManagedObjectModel?
     /// Metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, written with the
     /// next save, as on Apple platforms. Read and written only under the store's lock.
@@ -24,6 +21,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     private var anonymousDirectory: URL?
 
     var storeURL: URL { url! }
+    var storeName: String { "the store at \(storeURL.path)" }
 
     deinit {
         commitWatcher?.stop()
@@ -34,13 +32,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
         guard url != nil else { throw CoreDataError.misuse("A SQLite store needs a file URL") }
         try locked {
             self.model = model
-            for entity in model.entities {
-                if entity.superentity == nil { layouts[entity.name ?? ""] = SQLTableLayout(root: entity) }
-            }
-            rowDecoders = Array(repeating: nil, count: (model.entities.map(\.entityNumber).max() ?? 0) + 1)
-            for entity in model.entities {
-                rowDecoders[entity.entityNumber] = SQLRowDecoder(entity: entity, layout: layout(for: entity))
-            }
+            catalog = SQLTableCatalog(model: model, dialect: .sqlite)
             let file = try StoreFile.checkedForSQLite(storeURL)
             if isAnonymous { anonymousDirectory = try Self.makeAnonymousDirectory() }
             let path = anonymousDirectory?.appendingPathComponent("store.sqlite").path ?? storeURL.path
@@ -242,7 +234,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     private func createSchema(_ connection: SQLiteConnection, model: NSManagedObjectModel) throws {
         try connection.transaction {
             guard try connection.scalar("SELECT COUNT(*) FROM sqlite_master") == .integer(0) else { return }
-            for layout in layouts.values.sorted(by: { $0.table < $1.table }) {
+            for layout in catalog.layouts.values.sorted(by: { $0.table < $1.table }) {
                 try connection.execute(layout.createStatement)
                 for index in layout.indexStatements { try connection.execute(index) }
             }
@@ -281,14 +273,6 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
         return connection
     }
 
-    /// The table of `entity`'s rows: found by entity number, as a save asks for every row, and
-    /// by root entity name for an entity of another copy of the model (or before `load`).
-    func layout(for entity: NSEntityDescription) -> SQLTableLayout {
-        let number = entity.entityNumber
-        if let decoder = rowDecoder(number: number), decoder.entity === entity { return decoder.layout }
-        return layouts[entity.rootEntity.name ?? ""]!
-    }
-
     /// Runs `body` in one write transaction under the store's lock.
     func writeTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         if isReadOnly { throw CoreDataError.make(NSPersistentStoreSaveError, "The store at \(storeURL.path) is read-only") }
@@ -307,14 +291,12 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     /// Runs `body` on a reader in one read transaction (one consistent snapshot; a
     /// `singleStatement` body needs none), or on the writer when the calling thread is inside a
     /// write and must see its uncommitted rows.
-    func read<T>(singleStatement: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T>(singleStatement: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let insideWrite = writingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
         guard !insideWrite, let readers = readers.withLock({ $0 }) else { return try locked { try run(body) } }
-        do {
+        return try mappingFailures {
             if let generation = pinnedGeneration { return try generation.read(of: self, body) }
             return try readers.read(singleStatement: singleStatement, body)
-        } catch let error as SQLiteError {
-            throw error.cocoaError(storeURL: storeURL)
         }
     }
 
@@ -324,113 +306,17 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
         guard let readers = readers.withLock({ $0 }) else {
             throw CoreDataError.misuse("The store at \(storeURL.path) is not open")
         }
-        do {
+        return try mappingFailures {
             let reader = try readers.openDedicatedReader()
             try reader.run("BEGIN DEFERRED")
             try reader.query("SELECT 1 FROM Z_METADATA LIMIT 1") { _ in }
             return QueryGeneration(store: self, session: reader) { _ = try? reader.run("ROLLBACK") }
-        } catch let error as SQLiteError {
-            throw error.cocoaError(storeURL: storeURL)
         }
-    }
-
-    func fetchRows(_ fetch: StoreFetch) throws -> [RowSnapshot] {
-        let layout = layout(for: fetch.entity)
-        let plan = try SQLFetchPlan(fetch: fetch)
-        return try read { connection in
-            var rows: [RowSnapshot] = []
-            try connection.query(plan.sql(selecting: layout.selectList), plan.bindings) { row in
-                rows.append(try decodeRow(row, connection))
-            }
-            return rows
-        }
-    }
-
-    func fetchObjectIDList(_ fetch: StoreFetch) throws -> ObjectIDList {
-        let plan = try SQLFetchPlan(fetch: fetch)
-        return try read(singleStatement: true) { connection in
-            var ids = ObjectIDListBuilder(store: self)
-            try connection.query(plan.sql(selecting: "t0.Z_PK, t0.Z_ENT"), plan.bindings) { row in
-                ids.append(entity(number: row.int64(at: 1), fallback: fetch.entity), primaryKey: row.int64(at: 0))
-            }
-            return ids.build()
-        }
-    }
-
-    func count(_ fetch: StoreFetch) throws -> Int {
-        var unbounded = fetch
-        unbounded.sortDescriptors = []
-        let plan = try SQLFetchPlan(fetch: unbounded)
-        return try read(singleStatement: true) { connection in
-            guard case .integer(let count)? = try connection.scalar(plan.countSQL, plan.bindings) else { return 0 }
-            return Int(count)
-        }
-    }
-
-    func fetchDictionaries(_ request: DictionaryFetch) throws -> [NSDictionary] {
-        try read { try dictionaries(request, $0) }
-    }
-
-    func rows(for ids: [NSManagedObjectID]) throws -> [NSManagedObjectID: RowSnapshot] {
-        let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }, by: { $0.entity.rootEntity.name ?? "" })
-        return try read { connection in
-            var result: [NSManagedObjectID: RowSnapshot] = [:]
-            for (rootName, members) in groups {
-                guard let layout = layouts[rootName] else { continue }
-                try connection.query(layout.rowsByKeysQuery, [SQLValue.keyArray(members)]) { row in
-                    let snapshot = try decodeRow(row, connection)
-                    result[snapshot.objectID] = snapshot
-                }
-            }
-            return result
-        }
-    }
-
-    func relatedObjectIDs(_ relationship: NSRelationshipDescription, of source: NSManagedObjectID) throws -> [NSManagedObjectID] {
-        guard let sourceKey = source.primaryKey, let destination = relationship.destinationEntity else { return [] }
-        let sql = SQLiteSchema.membersQuery(of: relationship, dialect: .sqlite)
-        return try read(singleStatement: true) { connection in
-            var ids: [NSManagedObjectID] = []
-            try connection.query(sql, [.integer(sourceKey)]) { row in
-                ids.append(objectID(for: entity(number: row.int64(at: 1), fallback: destination), primaryKey: row.int64(at: 0)))
-            }
-            return ids
-        }
-    }
-
-    func entity(number: Int64, fallback: NSEntityDescription) -> NSEntityDescription {
-        rowDecoder(number: Int(number))?.entity ?? fallback
-    }
-
-    /// The decoder of entity number `number`, nil for a number the model does not use.
-    private func rowDecoder(number: Int) -> SQLRowDecoder? {
-        rowDecoders.indices.contains(number) ? rowDecoders[number] : nil
-    }
-
-    private func decodeRow(_ row: SQLiteRow, _ connection: SQLiteConnection) throws -> RowSnapshot {
-        guard let decoder = rowDecoder(number: Int(row.int64(at: 1))) else {
-            throw CoreDataError.make(NSPersistentStoreOperationError, "A row names entity number \(row.int64(at: 1)), which the model does not have")
-        }
-        let values = try decoder.values(of: row, destinationEntity: { try destinationEntity($0, primaryKey: $1, connection) }, objectID: objectID)
-        return RowSnapshot(objectID: objectID(for: decoder.entity, primaryKey: row.int64(at: 0)), version: row.int64(at: 2), values: values)
-    }
-
-    /// The concrete entity of a to-one destination; only looked up when the destination has
-    /// subentities, since otherwise the relationship's declared entity is the row's entity.
-    private func destinationEntity(_ declared: NSEntityDescription, primaryKey: Int64, _ connection: SQLiteConnection) throws -> NSEntityDescription {
-        guard !declared.subentities.isEmpty else { return declared }
-        let value = try connection.scalar("SELECT Z_ENT FROM \(SQLiteSchema.table(for: declared)) WHERE Z_PK = ?", [.integer(primaryKey)])
-        if case .integer(let number)? = value { return entity(number: number, fallback: declared) }
-        return declared
     }
 
     /// Runs `body` on the connection, turning SQLite failures into Cocoa errors.
     func run<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        do {
-            return try body(try database())
-        } catch let error as SQLiteError {
-            throw error.cocoaError(storeURL: storeURL)
-        }
+        try mappingFailures { try body(try database()) }
     }
 
     // MARK: Writing
@@ -449,19 +335,5 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
                 }
             }
         }
-    }
-
-    /// Optimistic locking: every updated or deleted row must still have the version the context
-    /// read; otherwise the whole save is refused with the rows as they now are.
-    func checkVersions(_ changes: StoreChanges, _ connection: SQLiteConnection) throws {
-        let expectations = changes.updated.map { ($0.row.objectID, $0.expectedVersion) } + changes.deleted.map { ($0.objectID, $0.expectedVersion) }
-        var conflicts: [NSManagedObjectID] = []
-        for (objectID, expected) in expectations {
-            let current = try connection.scalar(layout(for: objectID.entity).versionQuery, [.integer(objectID.primaryKey ?? -1)])
-            if current != .integer(expected) { conflicts.append(objectID) }
-        }
-        guard !conflicts.isEmpty else { return }
-        let stored = try rows(for: conflicts)
-        throw StoreVersionConflict(conflicts: conflicts.map { ($0, stored[$0]) })
     }
 }
