@@ -17,6 +17,8 @@ import StressFixtures
 //   CoreDataStress live-replica --store PATH|URL --replica N --replicas COUNT --saves N --signal-folder PATH
 //                             --commit-log PATH --report PATH [--interval-ms M]
 //                             (saves and watches the others' saves, for the PostgreSQL multi-process test)
+//   CoreDataStress fetch-save-memory --store PATH --objects N --batch-size B --report PATH [--retain 1]
+//                             (fetches and saves in batches, reporting registered objects and resident memory)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -87,8 +89,12 @@ do {
                         saves: arguments.int("saves"), intervalMilliseconds: arguments.int("interval-ms", default: 10),
                         signalFolder: arguments.string("signal-folder"), commitLogPath: arguments.string("commit-log"),
                         reportPath: arguments.string("report")).run()
+    case "fetch-save-memory":
+        try FetchSaveMemory(storePath: arguments.string("store"), objectCount: arguments.int("objects"),
+                            batchSize: arguments.int("batch-size"), reportPath: arguments.string("report"),
+                            retainsRegisteredObjects: arguments.int("retain", default: 0) != 0).run()
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate, history-writer or live-replica")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate, history-writer, live-replica or fetch-save-memory")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -60,4 +60,24 @@ final class ReentrantQueue: @unchecked Sendable {
         let work = UncheckedSendable(block)
         dispatchQueue.async { QueueWatchdog.run(inside: self, inheriting: [], work.value) }
     }
+
+    /// Runs `body` on this queue later and suspends the caller until it returns, handing back
+    /// what it returned or threw.
+    nonisolated(nonsending) func outcome<T>(of body: @escaping () throws -> T) async -> Result<T, any Error> {
+        // The block runs while the caller is suspended, so nothing it captures is used twice at once.
+        let work = UncheckedSendable(body)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedSendable<Result<T, any Error>>, Never>) in
+            async { continuation.resume(returning: UncheckedSendable(Result(catching: work.value))) }
+        }.value
+    }
+}
+
+/// Returns what `body` returns or throws what it throws, and lets a function declared
+/// `rethrows` throw an error its block threw on another queue.
+///
+/// A `rethrows` function may throw only through calls that rethrow; a call of this function,
+/// generic over the error `body` throws, is one to the compiler. So `perform(schedule:_:)` can be
+/// `rethrows` as Apple's is, and awaiting a block that cannot throw needs no `try`.
+func rethrowing<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+    try body()
 }

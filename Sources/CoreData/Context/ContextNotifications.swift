@@ -12,6 +12,9 @@ public let NSRefreshedObjectsKey = NSManagedObjectContext.NotificationKey.refres
 public let NSInvalidatedObjectsKey = NSManagedObjectContext.NotificationKey.invalidatedObjects.rawValue
 /// `userInfo` key: present when every object was invalidated (a reset).
 public let NSInvalidatedAllObjectsKey = NSManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue
+/// `userInfo` key of the did-save notifications: the query generation a context pinned to
+/// generations reads after its save (an `NSQueryGenerationToken`).
+public let NSManagedObjectContextQueryGenerationKey = NSManagedObjectContext.NotificationKey.queryGeneration.rawValue
 /// `userInfo` key: the IDs of the objects inserted (a `Set<NSManagedObjectID>`).
 public let NSInsertedObjectIDsKey = NSManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue
 /// `userInfo` key: the IDs of the objects updated.
@@ -34,7 +37,9 @@ extension Notification.Name {
     public static let NSManagedObjectContextDidSave = Notification.Name("NSManagingContextDidSaveChangesNotification")
     /// The save notification with object IDs only, safe to hand to any queue.
     public static let NSManagedObjectContextDidSaveObjectIDs = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
-    /// Apple's name for the notification that follows a merge; declared for source compatibility, never posted here.
+    /// Posted by a context after it merged another save (`mergeChanges(fromContextDidSave:)`,
+    /// `mergeChanges(fromRemoteContextSave:into:)` or an automatic merge), with the IDs merged
+    /// under `NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey` and `NSDeletedObjectIDsKey`.
     public static let NSManagedObjectContextDidMergeChangesObjectIDs = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
 }
 
@@ -82,7 +87,7 @@ extension NSManagedObjectContext {
         case refreshedObjectIDs = "refreshed_objectIDs"
         /// The IDs of the invalidated objects.
         case invalidatedObjectIDs = "invalidated_objectIDs"
-        /// Apple's key for a context's query generation; declared, not set here.
+        /// The query generation a pinned context reads after its save, in did-save notifications.
         case queryGeneration = "managedObjectContextQueryGeneration"
     }
 }

@@ -331,9 +331,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
 
     /// Changed properties and their new values.
+    ///
+    /// A new object changed from nothing: as on Apple platforms, every persistent property that
+    /// holds a value counts, defaults and values set through primitive accessors in
+    /// `awakeFromInsert()` included.
     public func changedValues() -> [String: Any] {
         var result: [String: Any] = [:]
         for key in changedKeys { result[key] = value(forKey: key) ?? NSNull() }
+        guard insertedFlag else { return result }
+        for property in propertyIndex.properties where !property.isTransient && result[property.name] == nil {
+            guard let value = value(forKey: property.name) else { continue }
+            if let members = value as? NSSet, members.count == 0 { continue }
+            if let members = value as? NSOrderedSet, members.count == 0 { continue }
+            result[property.name] = value
+        }
         return result
     }
 

@@ -51,13 +51,13 @@ extension NSManagedObjectContext {
     }
 
     func postObjectsDidChange(inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>,
-                              refreshed: Set<NSManagedObject> = [], invalidatedAll: Bool = false) {
+                              refreshed: Set<NSManagedObject> = [], invalidatedAll: [NSManagedObjectID]? = nil) {
         var userInfo: [AnyHashable: Any] = [:]
         if !inserted.isEmpty { userInfo[NSInsertedObjectsKey] = inserted }
         if !updated.isEmpty { userInfo[NSUpdatedObjectsKey] = updated }
         if !deleted.isEmpty { userInfo[NSDeletedObjectsKey] = deleted }
         if !refreshed.isEmpty { userInfo[NSRefreshedObjectsKey] = refreshed }
-        if invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = Array(registered.ids) }
+        if let invalidatedAll { userInfo[NSInvalidatedAllObjectsKey] = invalidatedAll }
         NotificationCenter.default.post(name: .NSManagedObjectContextObjectsDidChange, object: self, userInfo: userInfo)
         // The event is over: `changedValuesForCurrentEvent()` starts afresh.
         for object in inserted { object.eventChangedKeys.removeAll() }

@@ -7,6 +7,7 @@ extension NSManagedObjectContext {
     /// where Apple raises an exception.
     public func fetch<T>(_ request: NSFetchRequest<T>) throws -> [T] {
         try performAndWait {
+            releaseUnreferencedObjects()
             if let objectClass = T.self as? NSManagedObject.Type { ManagedObjectClassRegistry.shared.register(objectClass) }
             if request.resultType == .managedObjectResultType, let objectType = T.self as? NSManagedObject.Type {
                 guard let typed = Self.cast(try fetchObjects(request).objects, to: objectType, as: T.self) else {
@@ -46,7 +47,10 @@ extension NSManagedObjectContext {
     /// for the framework's own callers (the fetched results controller), whose requests are
     /// typed `NSFetchRequestResult`.
     func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> FetchedObjects {
-        try performAndWait { try matchingObjects(try storeFetch(for: request), request: request) }
+        try performAndWait {
+            releaseUnreferencedObjects()
+            return try matchingObjects(try storeFetch(for: request), request: request)
+        }
     }
 
     /// The number of objects `request` would return, unsaved changes included.

@@ -74,6 +74,17 @@ extension NSManagedObjectContext {
         if case .pinned = queryGenerationPin { queryGenerationPin = .atNextRead }
     }
 
+    /// Moves a pinned context to the generation its own save just made, returning its token
+    /// for the did-save notification; nil for a context that does not pin generations.
+    func queryGenerationAfterSave() -> NSQueryGenerationToken? {
+        guard readsPinnedGeneration else { return nil }
+        guard let generation = try? pinCurrentGeneration() else {
+            queryGenerationPin = .atNextRead
+            return nil
+        }
+        return NSQueryGenerationToken(generation: generation)
+    }
+
     private func pinCurrentGeneration() throws -> QueryGeneration {
         let generation = try generationStore().makeQueryGeneration()
         queryGenerationPin = .pinned(generation)

@@ -30,15 +30,26 @@ extension NSManagedObjectContext {
 
     /// Forgets every registered object; objects from before are unusable afterwards. The undo
     /// manager's operations are removed.
+    ///
+    /// As on Apple platforms, every object the context held, new ones included, becomes a
+    /// fault of no context, and objects-did-change carries the IDs of them all under
+    /// `NSInvalidatedAllObjectsKey`.
     public func reset() {
         performAndWait {
-            for object in registered.objects { object.managedObjectContext = nil }
-            reportUnregistered(registered.ids)
+            let objects = registered.objects
+            let ids = registered.ids
+            for object in objects {
+                if !object.faultFlag { object.turnIntoFault() }
+                object.insertedFlag = false
+                object.deletedFlag = false
+                object.managedObjectContext = nil
+            }
+            reportUnregistered(ids)
             registered = RegisteredObjects()
             forgetPendingChanges()
             rowCache = [:]
             advanceQueryGeneration()
-            postObjectsDidChange(inserted: [], updated: [], deleted: [], invalidatedAll: true)
+            postObjectsDidChange(inserted: [], updated: [], deleted: [], invalidatedAll: ids)
         }
     }
 
@@ -118,21 +129,35 @@ extension NSManagedObjectContext {
                                         NSRefreshedObjectsKey, NSRefreshedObjectIDsKey, NSDeletedObjectsKey, NSDeletedObjectIDsKey,
                                         NSInvalidatedObjectsKey, NSInvalidatedObjectIDsKey]
 
-    func mergeChanges(fromObjectIDs userInfo: [AnyHashable: Any]) {
-        let inserted = objectIDs(in: userInfo, keys: [NSInsertedObjectsKey, NSInsertedObjectIDsKey])
-        let updated = objectIDs(in: userInfo, keys: [NSUpdatedObjectsKey, NSUpdatedObjectIDsKey, NSRefreshedObjectsKey, NSRefreshedObjectIDsKey])
+    private static let insertedKeys = [NSInsertedObjectsKey, NSInsertedObjectIDsKey]
+    private static let updatedKeys = [NSUpdatedObjectsKey, NSUpdatedObjectIDsKey, NSRefreshedObjectsKey, NSRefreshedObjectIDsKey]
+
+    /// The objects a merge of `userInfo` reads rows for: the inserted and updated ones.
+    func objectIDsToRead(in userInfo: [AnyHashable: Any]) -> [NSManagedObjectID] {
+        Array(objectIDs(in: userInfo, keys: Self.insertedKeys).union(objectIDs(in: userInfo, keys: Self.updatedKeys)))
+    }
+
+    /// Merges the changes `userInfo` describes, with `rows` read ahead (by the parent, for an
+    /// automatic merge) or, when nil, read from upstream now.
+    func mergeChanges(fromObjectIDs userInfo: [AnyHashable: Any], rows: [NSManagedObjectID: RowSnapshot]? = nil) {
+        let inserted = objectIDs(in: userInfo, keys: Self.insertedKeys)
+        let updated = objectIDs(in: userInfo, keys: Self.updatedKeys)
         let deleted = objectIDs(in: userInfo, keys: [NSDeletedObjectsKey, NSDeletedObjectIDsKey, NSInvalidatedObjectsKey, NSInvalidatedObjectIDsKey])
         guard !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty else { return }
         processPendingChanges()
         // Another context's save is not an edit of this one to undo.
-        withoutUndoRegistration { mergeProcessedChanges(inserted: inserted, updated: updated, deleted: deleted) }
+        withoutUndoRegistration { mergeProcessedChanges(inserted: inserted, updated: updated, deleted: deleted, rows: rows) }
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidMergeChangesObjectIDs, object: self, userInfo: [
+            NSInsertedObjectIDsKey: inserted, NSUpdatedObjectIDsKey: updated, NSDeletedObjectIDsKey: deleted,
+        ])
     }
 
-    private func mergeProcessedChanges(inserted: Set<NSManagedObjectID>, updated: Set<NSManagedObjectID>, deleted: Set<NSManagedObjectID>) {
+    private func mergeProcessedChanges(inserted: Set<NSManagedObjectID>, updated: Set<NSManagedObjectID>, deleted: Set<NSManagedObjectID>,
+                                       rows: [NSManagedObjectID: RowSnapshot]?) {
         var insertedObjects = Set<NSManagedObject>()
         var updatedObjects = Set<NSManagedObject>()
         var deletedObjects = Set<NSManagedObject>()
-        let fresh = (try? upstreamRows(for: Array(updated.union(inserted)))) ?? [:]
+        let fresh = rows ?? (try? upstreamRows(for: Array(updated.union(inserted)))) ?? [:]
         for id in inserted where registered[id] == nil {
             let object = self.object(with: id)
             if let row = fresh[id] { rowCache[id] = row }
@@ -157,7 +182,9 @@ extension NSManagedObjectContext {
             forget(object)
             deletedObjects.insert(object)
         }
-        postObjectsDidChange(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        // As on Apple platforms, objects another save changed are reported refreshed: they
+        // hold new values, but this context did not edit them.
+        postObjectsDidChange(inserted: insertedObjects, updated: [], deleted: deletedObjects, refreshed: updatedObjects)
     }
 
     private static func items(of value: Any) -> [Any] {
@@ -185,7 +212,7 @@ extension NSManagedObjectContext {
 
 extension NSManagedObjectContext {
     /// Tells the stores that track registrations that this context let go of `ids`.
-    private func reportUnregistered(_ ids: some Sequence<NSManagedObjectID>) {
+    func reportUnregistered(_ ids: some Sequence<NSManagedObjectID>) {
         let byStore = Dictionary(grouping: ids.filter { $0.persistentStore?.observesRegistrations == true },
                                  by: { ObjectIdentifier($0.persistentStore!) })
         for storeIDs in byStore.values { storeIDs[0].persistentStore!.managedObjectContextDidUnregisterObjects(with: storeIDs) }

@@ -9,6 +9,7 @@ extension NSManagedObjectContext {
     /// error; the context's changes are kept in every case.
     public func save() throws {
         try performAndWait {
+            releasePendingSavedObjects()
             // Name objects the parent already stored by their permanent IDs before pushing.
             adoptPendingPermanentIDs()
             processPendingChanges()
@@ -16,12 +17,13 @@ extension NSManagedObjectContext {
             guard hasChanges else { return }
             // What saving changes (willSave, derived attributes, constraint resolution) is not
             // an edit to undo; the edits were registered by the processing above.
-            try withoutUndoRegistration(saveProcessedChanges)
+            pendingSavedObjects += try withoutUndoRegistration(saveProcessedChanges)
         }
     }
 
-    /// The save itself, once pending changes are processed and there is something to save.
-    private func saveProcessedChanges() throws {
+    /// The save itself, once pending changes are processed and there is something to save;
+    /// returns the IDs of the objects saved and still registered.
+    private func saveProcessedChanges() throws -> [NSManagedObjectID] {
         NotificationCenter.default.post(name: .NSManagedObjectContextWillSave, object: self)
         let inserted = Array(insertedSet)
         let deleted = Array(deletedObjects)
@@ -34,10 +36,9 @@ extension NSManagedObjectContext {
             try validate(inserted: Array(insertedSet), updated: Array(updatedObjects), deleted: Array(deletedObjects))
         }
         if let parent {
-            try push(into: parent)
+            return try push(into: parent)
         } else {
-            try writeToStore()
-            advanceQueryGeneration()
+            return try writeToStore()
         }
     }
 
@@ -57,7 +58,7 @@ extension NSManagedObjectContext {
 
     // MARK: Top-level save
 
-    private func writeToStore() throws {
+    private func writeToStore() throws -> [NSManagedObjectID] {
         guard let coordinator = persistentStoreCoordinator else { throw noCoordinator() }
         try enforceUniquenessConstraints()
         try obtainPermanentIDs(for: Array(insertedSet))
@@ -78,7 +79,23 @@ extension NSManagedObjectContext {
                 attempt = try resolve(conflict)
             }
         }
-        markSaved(inserted: attempt.inserted, updated: attempt.updated, deleted: attempt.deleted, committedRows: attempt.rowsByObject)
+        return markSaved(inserted: attempt.inserted, updated: attempt.updated, deleted: attempt.deleted,
+                         committedRows: attempt.rowsByObject, tokens: tokensAfterSave(coordinator))
+    }
+
+    /// What the did-save notifications carry besides the objects, under Apple's keys: the
+    /// history token after the save when the store tracks history, and the query generation
+    /// the context moves to when it reads pinned generations.
+    private func tokensAfterSave(_ coordinator: NSPersistentStoreCoordinator) -> [AnyHashable: Any] {
+        var tokens: [AnyHashable: Any] = [:]
+        if let store = try? coordinator.store(for: nil) as? any HistoryTracking, store.tracksHistory,
+           let identifier = store.identifier, let number = try? store.lastTransactionNumber() {
+            tokens[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: number])
+        }
+        if let generation = queryGenerationAfterSave() {
+            tokens[NSManagedObjectContextQueryGenerationKey] = generation
+        }
+        return tokens
     }
 
     /// What a save writes, and which objects it covers.
@@ -126,9 +143,9 @@ extension NSManagedObjectContext {
 
     /// Marks objects saved, giving them their committed rows where `committedRows` has one,
     /// forgets the deleted ones, and posts the did-save notifications: the end of a save to the
-    /// store and of a child's save into its parent.
+    /// store and of a child's save into its parent. Returns the IDs of the objects still registered.
     private func markSaved(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject],
-                           committedRows: [ObjectIdentifier: RowSnapshot]) {
+                           committedRows: [ObjectIdentifier: RowSnapshot], tokens: [AnyHashable: Any] = [:]) -> [NSManagedObjectID] {
         for object in inserted + updated {
             if let row = committedRows[ObjectIdentifier(object)] { object.committed = row }
             object.changedKeys.removeAll()
@@ -144,48 +161,55 @@ extension NSManagedObjectContext {
         for object in inserted + updated + deleted { object.didSave() }
         for object in deleted { object.managedObjectContext = nil }
         undoRecording?.noteSaved()
-        postDidSave(inserted: inserted, updated: updated, deleted: deleted)
+        postDidSave(inserted: inserted, updated: updated, deleted: deleted, tokens: tokens)
+        return (inserted + updated).map(\.objectID)
     }
 
-    func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
-        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self, userInfo: [
+    func postDidSave(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject], tokens: [AnyHashable: Any] = [:]) {
+        let objects: [AnyHashable: Any] = [
             NSInsertedObjectsKey: Set(inserted), NSUpdatedObjectsKey: Set(updated), NSDeletedObjectsKey: Set(deleted),
-        ])
-        NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self, userInfo: [
+        ]
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSave, object: self,
+                                        userInfo: objects.merging(tokens) { object, _ in object })
+        let ids: [AnyHashable: Any] = [
             NSInsertedObjectIDsKey: Set(inserted.map(\.objectID)), NSUpdatedObjectIDsKey: Set(updated.map(\.objectID)),
             NSDeletedObjectIDsKey: Set(deleted.map(\.objectID)),
-        ])
+        ]
+        NotificationCenter.default.post(name: .NSManagedObjectContextDidSaveObjectIDs, object: self,
+                                        userInfo: ids.merging(tokens) { id, _ in id })
     }
 
     // MARK: Child save
 
     /// A child's save: the parent takes over the changes as its own unsaved changes.
-    private func push(into parent: NSManagedObjectContext) throws {
+    private func push(into parent: NSManagedObjectContext) throws -> [NSManagedObjectID] {
         let inserted = Array(insertedSet)
         let updated = Array(updatedObjects)
         let deleted = Array(deletedObjects)
-        let insertedRows = inserted.map { ($0.objectID, $0.currentRow(version: 0), toManyIDs(of: $0, all: true)) }
-        let updatedRows = updated.map { ($0.objectID, $0.currentRow(version: 0), $0.changedKeys, toManyIDs(of: $0, all: false)) }
+        let insertedRows = inserted.map { ($0.objectID, $0.currentRow(version: 0), toManyIDs(of: $0, all: true), transientValues(of: $0, all: true)) }
+        let updatedRows = updated.map { ($0.objectID, $0.currentRow(version: 0), $0.changedKeys, toManyIDs(of: $0, all: false), transientValues(of: $0, all: false)) }
         let deletedIDs = deleted.map(\.objectID)
         // The parent takes the changes over as a save, not as edits its undo manager records.
         parent.performAndWait { parent.withoutUndoRegistration {
-            var created: [(NSManagedObject, RowSnapshot, [String: [NSManagedObjectID]])] = []
-            for (objectID, row, toMany) in insertedRows {
+            var created: [(NSManagedObject, RowSnapshot, [String: [NSManagedObjectID]], [(String, Any?)])] = []
+            for (objectID, row, toMany, transients) in insertedRows {
                 let objectClass = ManagedObjectClassRegistry.shared.objectClass(for: objectID.entity)
                 let object = objectClass.init(_entity: objectID.entity, insertInto: nil)
                 object.objectID = objectID
                 parent.insert(object)
-                created.append((object, row, toMany))
+                created.append((object, row, toMany, transients))
             }
-            for (object, row, toMany) in created { parent.adopt(row, changedKeys: nil, toMany: toMany, into: object) }
-            for (objectID, row, keys, toMany) in updatedRows {
-                parent.adopt(row, changedKeys: keys.names, toMany: toMany, into: parent.object(with: objectID))
+            for (object, row, toMany, transients) in created {
+                parent.adopt(row, changedKeys: nil, toMany: toMany, transients: transients, into: object)
+            }
+            for (objectID, row, keys, toMany, transients) in updatedRows {
+                parent.adopt(row, changedKeys: keys.names, toMany: toMany, transients: transients, into: parent.object(with: objectID))
             }
             for objectID in deletedIDs { parent.delete(parent.object(with: objectID)) }
             parent.processPendingChanges()
         } }
         let committedRows = Dictionary(uniqueKeysWithValues: zip(inserted, insertedRows).map { (ObjectIdentifier($0), $1.1) })
-        markSaved(inserted: inserted, updated: updated, deleted: deleted, committedRows: committedRows)
+        return markSaved(inserted: inserted, updated: updated, deleted: deleted, committedRows: committedRows)
     }
 
     /// The members of the object's loaded, stored to-many relationships (all of them, or only
@@ -199,8 +223,22 @@ extension NSManagedObjectContext {
         return result
     }
 
+    /// The object's transient attribute values (all, or only the changed ones): a row holds no
+    /// transient values, yet a child's save hands them to its parent, as on Apple platforms.
+    private func transientValues(of object: NSManagedObject, all: Bool) -> [(String, Any?)] {
+        object.propertyIndex.properties.compactMap { property in
+            guard property.isTransient, property is NSAttributeDescription,
+                  all || object.changedKeys.contains(property.name) else { return nil }
+            let value = object.primitiveValue(forKey: property.name)
+            // A new object's transient that was never set has nothing to hand over.
+            return all && value == nil ? nil : (property.name, value)
+        }
+    }
+
     /// Applies a child's values to this context's object as ordinary changes.
-    private func adopt(_ row: RowSnapshot, changedKeys: Set<String>?, toMany: [String: [NSManagedObjectID]], into object: NSManagedObject) {
+    private func adopt(_ row: RowSnapshot, changedKeys: Set<String>?, toMany: [String: [NSManagedObjectID]],
+                       transients: [(String, Any?)], into object: NSManagedObject) {
+        for (name, value) in transients { object.setValue(value, forKey: name) }
         for property in object.entity.properties where !property.isTransient {
             guard changedKeys?.contains(property.name) ?? true else { continue }
             if let relationship = property as? NSRelationshipDescription {

@@ -35,7 +35,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var stalenessInterval: TimeInterval = -1
     /// Whether a fault whose row was deleted elsewhere reads as empty (true) or makes the next save throw 133000.
     public var shouldDeleteInaccessibleFaults = true
-    /// Accepted for source compatibility: the context keeps its registered objects alive either way.
+    /// Whether the context keeps every registered object alive. False (the default, as on Apple
+    /// platforms): an unchanged object nobody else references leaves `registeredObjects` after a
+    /// save or as the context grows, and is read again if asked for.
     public var retainsRegisteredObjects = false
     /// Anything you want to keep with the context; the framework does not read it.
     public var userInfo = NSMutableDictionary()
@@ -76,6 +78,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     @exclusivity(unchecked) var unprocessedUpdated = ManagedObjectSet()
     @exclusivity(unchecked) var unprocessedDeleted = ManagedObjectSet()
     @exclusivity(unchecked) var isProcessingScheduled = false
+    /// How many registered objects make the next fetch look for objects to let go (see
+    /// `NSManagedObjectContext+WeakRegistration.swift`).
+    var releaseThreshold = NSManagedObjectContext.minimumReleaseThreshold
+    /// Objects saved since the outermost block on the queue began, let go of when it ends.
+    @exclusivity(unchecked) var pendingSavedObjects: [NSManagedObjectID] = []
     var insertionCounter: UInt64 = 0
     /// Misuse found by calls that cannot throw (relating objects of two contexts), thrown by the
     /// next `save()`. Locked because the misuse may come from another context's queue.
@@ -123,18 +130,29 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         queue.async {
             block()
             self.processPendingChanges()
+            self.releasePendingSavedObjects()
         }
     }
 
     /// Runs `block` on the context's queue and waits for it; runs at once when the thread is
     /// already on it, however deeply nested (a parent's queue inside a child's, for instance).
     public func performAndWait(_ block: () -> Void) {
-        queue.sync(block)
+        runOnQueue(block)
     }
 
     /// Runs `block` on the context's queue and returns its result.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        try queue.sync(block)
+        try runOnQueue(block)
+    }
+
+    private func runOnQueue<T>(_ block: () throws -> T) rethrows -> T {
+        // Objects the block saved and no longer holds go when the outermost block ends, as an
+        // autorelease pool drains after a block on Apple platforms.
+        if isOnQueue { return try block() }
+        return try queue.sync {
+            defer { releasePendingSavedObjects() }
+            return try block()
+        }
     }
 
     /// How an async `perform` schedules its block.
@@ -147,25 +165,28 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Runs `block` on the context's queue without blocking the caller, returning its result.
     ///
+    /// `rethrows`, as on Apple platforms: awaiting a block that cannot throw needs no `try`.
+    ///
+    /// For example:
+    /// ```swift
+    /// let count = await context.perform { context.registeredObjects.count }
+    /// ```
+    ///
     /// Runs on the caller's executor until it hops (`nonisolated(nonsending)`), so that
     /// `.immediate` from the main actor finds itself on a main-queue context's queue.
-    nonisolated(nonsending) public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async throws -> T {
+    nonisolated(nonsending) public func perform<T>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws -> T) async rethrows -> T {
         if schedule == .immediate, isOnQueue {
             let result = try block()
             processPendingChanges()
             return result
         }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedSendable<T>, Error>) in
-            queue.async {
-                do {
-                    let result = try block()
-                    self.processPendingChanges()
-                    continuation.resume(returning: UncheckedSendable(result))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }.value
+        let outcome = await queue.outcome {
+            defer { self.releasePendingSavedObjects() }
+            let result = try block()
+            self.processPendingChanges()
+            return result
+        }
+        return try rethrowing { try outcome.get() }
     }
 
     // MARK: Children
@@ -215,8 +236,13 @@ private final class SaveObserver: @unchecked Sendable {
             let fromSibling = parent == nil && source.parent == nil
                 && source.persistentStoreCoordinator === context.persistentStoreCoordinator
             guard fromParent || fromSibling else { return }
-            let changes = UncheckedSendable(notification.userInfo ?? [:])
-            context.perform { context.mergeChanges(fromObjectIDs: changes.value) }
+            let userInfo = notification.userInfo ?? [:]
+            // The parent posts this on its own queue, inside its save: its rows are read here, so
+            // the merge never waits for the parent's queue. With a main-queue parent, the main
+            // thread may be waiting for this context (`performAndWait`) behind the merge.
+            let parentRows = fromParent ? source.performAndWait { source.currentRows(for: source.objectIDsToRead(in: userInfo)) } : nil
+            let changes = UncheckedSendable((userInfo, parentRows))
+            context.perform { context.mergeChanges(fromObjectIDs: changes.value.0, rows: changes.value.1) }
         }
     }
 

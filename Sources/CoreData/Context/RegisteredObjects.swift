@@ -25,13 +25,7 @@ struct RegisteredObjects {
     }
 
     func object(named name: ObjectName) -> NSManagedObject? {
-        guard count > 0 else { return nil }
-        var slot = home(of: name.key)
-        while let object = slots[slot] {
-            if object.registrationName == name { return object }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        return nil
+        slot(named: name).flatMap { slots[$0] }
     }
 
     /// Registers `object`, replacing an object of the same name.
@@ -83,6 +77,50 @@ struct RegisteredObjects {
             next = (next + 1) & mask
         }
         return removed
+    }
+
+    /// Unregisters each object that nothing but this table references and that `releasable`
+    /// accepts, which frees it; `willRelease` sees each first. Returns how many went.
+    ///
+    /// O(n): one pass, then one rehash into a table of the same size if any went (removing in
+    /// place would shift objects back past the pass).
+    mutating func releaseUnreferenced(where releasable: (NSManagedObject) -> Bool,
+                                      willRelease: (NSManagedObject) -> Void) -> Int {
+        var released = 0
+        for slot in slots.indices where slots[slot] != nil {
+            guard isKnownUniquelyReferenced(&slots[slot]), let object = slots[slot], releasable(object) else { continue }
+            willRelease(object)
+            slots[slot] = nil
+            released += 1
+        }
+        guard released > 0 else { return 0 }
+        count -= released
+        rehash(slotBits: 64 - shift)
+        return released
+    }
+
+    /// `releaseUnreferenced(where:willRelease:)` for the objects `ids` name only: O(k).
+    mutating func releaseUnreferenced(_ ids: [NSManagedObjectID], where releasable: (NSManagedObject) -> Bool,
+                                      willRelease: (NSManagedObject) -> Void) -> Int {
+        var released = 0
+        for id in ids {
+            guard let slot = slot(named: id.name), isKnownUniquelyReferenced(&slots[slot]),
+                  let object = slots[slot], releasable(object) else { continue }
+            willRelease(object)
+            removeObject(named: id.name)
+            released += 1
+        }
+        return released
+    }
+
+    private func slot(named name: ObjectName) -> Int? {
+        guard count > 0 else { return nil }
+        var slot = home(of: name.key)
+        while let object = slots[slot] {
+            if object.registrationName == name { return slot }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+        return nil
     }
 
     /// Every registered object, in no particular order.

@@ -90,8 +90,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         context.perform { block(context) }
     }
 
-    /// Runs `block` on a new private-queue context and returns its result.
-    public func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async throws -> T {
+    /// Runs `block` on a new private-queue context and returns its result; `rethrows`, as on Apple platforms.
+    public func performBackgroundTask<T>(_ block: @escaping (NSManagedObjectContext) throws -> T) async rethrows -> T {
         let context = newBackgroundContext()
         return try await context.perform(schedule: .enqueued) { try block(context) }
     }

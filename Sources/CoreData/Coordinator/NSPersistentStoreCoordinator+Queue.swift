@@ -22,12 +22,10 @@ extension NSPersistentStoreCoordinator {
         try queue.sync(block)
     }
 
-    /// Runs `block` on the coordinator's queue without blocking the caller.
-    public func perform<T>(_ block: @escaping () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedSendable<T>, Error>) in
-            queue.async {
-                continuation.resume(with: Result { UncheckedSendable(try block()) })
-            }
-        }.value
+    /// Runs `block` on the coordinator's queue without blocking the caller; `rethrows`, as on
+    /// Apple platforms.
+    public func perform<T>(_ block: @escaping () throws -> T) async rethrows -> T {
+        let outcome = await queue.outcome(of: block)
+        return try rethrowing { try outcome.get() }
     }
 }

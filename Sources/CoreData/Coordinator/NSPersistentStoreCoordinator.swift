@@ -46,10 +46,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         store.registeredType = storeType
         if storeURL == nil { store.url = nil }
         try store.load(model: managedObjectModel)
-        lock.lock()
-        stores.append(store)
-        lock.unlock()
-        store.didAdd(to: self)
+        changingStores(added: [store]) {
+            lock.lock()
+            stores.append(store)
+            lock.unlock()
+            store.didAdd(to: self)
+        }
         return store
     }
 
@@ -67,14 +69,18 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Closes `store` and takes it out of the coordinator; throws if it is not one of its stores.
     public func remove(_ store: NSPersistentStore) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let index = stores.firstIndex(where: { $0 === store }) else {
+        guard persistentStores.contains(where: { $0 === store }) else {
             throw CoreDataError.misuse("The store is not one of this coordinator's stores")
         }
-        store.willRemove(from: self)
-        stores[index].close()
-        stores.remove(at: index)
+        changingStores(removed: [store]) {
+            NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
+            lock.lock()
+            defer { lock.unlock() }
+            store.willRemove(from: self)
+            guard let index = stores.firstIndex(where: { $0 === store }) else { return }
+            stores[index].close()
+            stores.remove(at: index)
+        }
     }
 
     /// Destroys the store at `url`, as Apple's framework does: a SQLite database is emptied in

@@ -8,14 +8,31 @@ import Testing
 func runGuarded<T>(seconds: Double = 30, _ what: String = #function,
                    sourceLocation: SourceLocation = #_sourceLocation,
                    _ body: @escaping @Sendable () throws -> T) throws -> T? {
+    try waitGuarded(seconds: seconds, what, sourceLocation: sourceLocation, body) { work in
+        let thread = Thread(block: work)
+        thread.name = "guarded: \(what)"
+        thread.start()
+    }
+}
+
+/// `runGuarded` for a body that must run on the main queue (a main-queue context's work, or
+/// the main thread waiting for another queue). On a timeout the main queue stays blocked.
+func runGuardedOnMainQueue<T>(seconds: Double = 30, _ what: String = #function,
+                              sourceLocation: SourceLocation = #_sourceLocation,
+                              _ body: @escaping @Sendable () throws -> T) throws -> T? {
+    try waitGuarded(seconds: seconds, what, sourceLocation: sourceLocation, body) { DispatchQueue.main.async(execute: $0) }
+}
+
+/// Starts `body` with `start` and waits for it at most `seconds`.
+private func waitGuarded<T>(seconds: Double, _ what: String, sourceLocation: SourceLocation,
+                            _ body: @escaping @Sendable () throws -> T,
+                            start: (@escaping @Sendable () -> Void) -> Void) throws -> T? {
     let outcome = GuardedOutcome<T>()
     let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
+    start {
         outcome.set(Result { try body() })
         done.signal()
     }
-    thread.name = "guarded: \(what)"
-    thread.start()
     guard done.wait(timeout: .now() + seconds) == .success else {
         Issue.record("\(what) did not finish within \(seconds) s: deadlocked", sourceLocation: sourceLocation)
         return nil

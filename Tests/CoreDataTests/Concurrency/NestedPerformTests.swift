@@ -267,7 +267,7 @@ import Testing
 
     @Test func coordinatorAsyncPerformReturnsItsValueAndRethrows() async throws {
         let stack = try Stack(.inMemory, parent: .privateQueueConcurrencyType)
-        let count = try await stack.coordinator.perform { stack.coordinator.persistentStores.count }
+        let count = await stack.coordinator.perform { stack.coordinator.persistentStores.count }
         #expect(count == 1)
         await #expect(throws: QueueTestError.self) {
             try await stack.coordinator.perform { () -> Int in throw QueueTestError() }

@@ -15,13 +15,13 @@ import Testing
         let context = try container().viewContext
         var log: [String] = []
         enqueue(on: context) { log.append("queued") }
-        let immediate = try await context.perform(schedule: .immediate) { () -> Int in
+        let immediate = await context.perform(schedule: .immediate) { () -> Int in
             log.append("immediate")
             return 7
         }
         #expect(immediate == 7)
         #expect(log == ["immediate"], "already on the main queue: ran before the queued block")
-        let enqueued = try await context.perform(schedule: .enqueued) { () -> Int in
+        let enqueued = await context.perform(schedule: .enqueued) { () -> Int in
             log.append("enqueued")
             return 8
         }
@@ -34,7 +34,7 @@ import Testing
         let log = LockedLog()
         enqueue(on: context) { log.append("first") }
         for schedule in [NSManagedObjectContext.ScheduledTaskType.immediate, .enqueued] {
-            let value = try await context.perform(schedule: schedule) { () -> String in
+            let value = await context.perform(schedule: schedule) { () -> String in
                 log.append("\(schedule)")
                 return "done"
             }

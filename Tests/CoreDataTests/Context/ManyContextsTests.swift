@@ -62,12 +62,14 @@ import Testing
         let container = try container()
         let viewer = container.newBackgroundContext()
         viewer.automaticallyMergesChangesFromParent = true
-        let dogID: NSManagedObjectID = try await viewer.perform {
+        // Held here: the viewer keeps an unchanged object only while someone references it.
+        let viewersDog: Dog = try await viewer.perform {
             let dog = Dog(context: viewer)
             dog.name = "Before"
             try viewer.save()
-            return dog.objectID
+            return dog
         }
+        let dogID = viewersDog.objectID
         let changed = Observation(name: .NSManagedObjectContextObjectsDidChange, object: viewer)
         let writer = container.newBackgroundContext()
         try await writer.perform {
@@ -79,7 +81,7 @@ import Testing
         try await changed.wait()
         let names = try await viewer.perform {
             (
-                (viewer.registeredObject(for: dogID) as? Dog)?.name,
+                (viewer.registeredObject(for: dogID) === viewersDog ? viewersDog.name : nil),
                 try viewer.fetch(NSFetchRequest<Dog>(entityName: "Dog")).compactMap(\.name).sorted()
             )
         }
@@ -116,7 +118,7 @@ import Testing
             _ = dog.name
         }
         try first.performAndWait {
-            (first.registeredObject(for: dogID) as? Dog)?.name = "First"
+            (first.object(with: dogID) as? Dog)?.name = "First"
             try first.save()
         }
         let error = second.performAndWait { () -> NSError? in

@@ -73,7 +73,7 @@ import Testing
                 group.addTask {
                     let context = container.newBackgroundContext()
                     context.mergePolicy = policy
-                    return try await context.perform { Self.write(writer, ids: ids, in: context) }
+                    return await context.perform { Self.write(writer, ids: ids, in: context) }
                 }
             }
             var all: [WriterResult] = []
