@@ -116,7 +116,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// them) are kept whatever `metadata` says.
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
         var updated = metadata ?? [:]
-        for key in [NSStoreUUIDKey, NSStoreTypeKey, NSStoreModelVersionHashesKey] + SQLiteStoreMetadata.bookkeepingKeys {
+        for key in [NSStoreUUIDKey, NSStoreTypeKey] + SQLiteStoreMetadata.bookkeepingKeys {
             updated[key] = store.metadata?[key]
         }
         store.lock.withLock {

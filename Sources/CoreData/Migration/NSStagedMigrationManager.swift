@@ -27,7 +27,7 @@ open class NSStagedMigrationManager: NSObject, @unchecked Sendable {
                  archived: () -> NSManagedObjectModel?, step: Step) throws {
         let known = try knownModels(destination: destination)
         func model(_ checksum: String) -> NSManagedObjectModel? { known.first { $0.versionChecksum == checksum } }
-        guard var current = model(VersionHash.checksum(metadata[NSStoreModelVersionHashesKey] as? [String: Data] ?? [:]))
+        guard var current = known.first(where: { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) })
                 ?? destination.sourceModel(forStoreMetadata: metadata, archived: archived) else {
             throw CoreDataError.make(NSMigrationMissingSourceModelError,
                 "Can't find the model the store at \(url.path) was written with among the migration stages' models", [NSURLErrorKey: url])

@@ -58,14 +58,19 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         entitiesByName.mapValues(\.versionHash)
     }
 
-    /// A checksum of every entity's version hash: what a staged migration names model
-    /// versions by (`NSManagedObjectModelReference`, `NSLightweightMigrationStage`).
+    /// A checksum of every entity's version hash, Apple's (`NSStoreModelVersionChecksumKey`):
+    /// what a staged migration names model versions by (`NSManagedObjectModelReference`,
+    /// `NSLightweightMigrationStage`).
     public var versionChecksum: String { VersionHash.checksum(entityVersionHashesByName) }
 
-    /// Whether a store whose metadata is `metadata` was written with this model.
+    /// Whether a store whose metadata is `metadata` was written with this model: Apple's rule,
+    /// a hash recipe version of at most 3 and every entity's recorded hash equal to the
+    /// model's, byte for byte. A store written by this project's releases before it used
+    /// Apple's hashes, which records the old ones (`LegacyVersionHash`), is compatible too.
     public func isConfiguration(withName configuration: String?, compatibleWithStoreMetadata metadata: [String: Any]) -> Bool {
         guard let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Data] else { return false }
-        return stored == entityVersionHashesByName
+        if let version = metadata[VersionHash.hashesVersionKey] as? Int, version > VersionHash.hashesVersion { return false }
+        return stored == entityVersionHashesByName || stored == LegacyVersionHash.entityHashes(of: self)
     }
 
     // MARK: Fetch request templates

@@ -1,4 +1,5 @@
-/// A deterministic 32-byte digest (FNV-1a lanes), used for model version hashes.
+/// A deterministic 32-byte digest (FNV-1a lanes), used for section cache file names and the
+/// version hashes of stores written by this project's earlier releases (`LegacyVersionHash`).
 ///
 /// Swift's `Hasher` is seeded per process, so it cannot compare a model with the one a store
 /// was written with; this one gives the same bytes in every run.

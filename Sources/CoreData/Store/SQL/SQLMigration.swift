@@ -333,8 +333,7 @@ struct SQLMigration {
             try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(values), (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
         }
-        var metadata = metadata
-        metadata[NSStoreModelVersionHashesKey] = destination.entityVersionHashesByName
+        let metadata = metadata.merging(VersionHash.storeMetadata(of: destination)) { $1 }
         try SQLModelCache.write(metadata: metadata, model: destination, on: session)
     }
 }

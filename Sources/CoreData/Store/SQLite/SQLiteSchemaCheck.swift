@@ -1,6 +1,7 @@
 /// Compares the tables of a store file with the layout a model gives them, for a store whose
-/// recorded version hashes are not the model's: Apple's framework hashes models its own way,
-/// so a store it wrote with the very same model records other hashes than ours. If every
+/// recorded version hashes are not the model's and whose own model cannot be found (a file
+/// Apple's framework wrote with a model using hash inputs not yet checked against its files,
+/// see the README). If every
 /// table, column and entity number the model needs is in the file with a compatible type,
 /// the rows can be read and written as they are, with no migration.
 ///

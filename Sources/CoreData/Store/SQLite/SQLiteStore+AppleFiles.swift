@@ -1,5 +1,5 @@
-/// Store files written by Apple's Core Data: their metadata row, and opening them with the
-/// model that wrote them although their version hashes are Apple's, not ours.
+/// Store files written by Apple's Core Data: their metadata row, and opening those whose
+/// recorded hashes are not the model's although their tables are.
 extension SQLiteStore {
     /// The metadata in `Z_METADATA` (`SQLiteStoreMetadata`), or nil if the row or its
     /// property list is missing.
@@ -15,8 +15,9 @@ extension SQLiteStore {
     /// Whether the store at `path`, whose recorded hashes are not `model`'s, is opened as it is,
     /// keeping its hashes: when no model we can find wrote it (`sourceModel` is nil, so no
     /// migration could start) and its tables already hold `model`'s layout
-    /// (`SQLiteSchemaCheck`). That is the case of a store Apple's framework wrote with this
-    /// model, and keeping its hashes keeps it a store Apple opens without migrating.
+    /// (`SQLiteSchemaCheck`). A store Apple's framework wrote with this model opens by its
+    /// hashes, which are ours too; this covers the hash inputs no Apple-written file has
+    /// checked yet (README), and keeping the file's hashes keeps it one Apple opens as it did.
     ///
     /// A store whose model is found still migrates, even if its tables happen to match: a
     /// change such as an attribute turning mandatory needs the migration's checks.

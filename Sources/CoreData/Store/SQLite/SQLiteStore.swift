@@ -63,6 +63,12 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
                     }
                 }
             }
+            // A store an earlier release wrote records our old hashes: it gets Apple's with
+            // its next save, so that Apple's framework then opens it without migrating.
+            if storedMetadata[NSStoreModelVersionHashesKey] as? [String: Data] == LegacyVersionHash.entityHashes(of: model) {
+                storedMetadata.merge(VersionHash.storeMetadata(of: model)) { $1 }
+                pendingMetadata = storedMetadata
+            }
             metadata = storedMetadata
             identifier = storedMetadata[NSStoreUUIDKey] as? String ?? UUID().uuidString
             let writer = try writer(path: path)

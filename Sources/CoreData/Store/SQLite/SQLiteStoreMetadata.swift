@@ -8,26 +8,23 @@ enum SQLiteStoreMetadata {
     /// Apple's keys for the bookkeeping it keeps beside the version hashes. Public on Apple
     /// platforms only as string values inside the list, so these stay internal.
     static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
-    static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
     static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
-    /// The keys the store keeps whatever metadata a program sets, as it keeps the hashes.
-    static let bookkeepingKeys = [frameworkVersionKey, hashesVersionKey, versionIdentifiersKey]
+    /// The keys the store keeps whatever metadata a program sets: the model's version hashes
+    /// and what Apple records beside them.
+    static let bookkeepingKeys = VersionHash.storeMetadataKeys + [frameworkVersionKey, versionIdentifiersKey]
 
     /// What we write as `NSPersistenceFrameworkVersion`. Apple writes its framework's build
     /// number (479 in the iOS 7 fixture, four digits in recent releases) and reads it only as
     /// information; ours is a fixed number of our own, not a claim to be any Apple release.
     static let frameworkVersion = 1000
-    /// The version of the hash recipe `NSStoreModelVersionHashes` holds, as Apple's stores
-    /// record it (3 in the fixture and in the stores of current releases).
-    static let hashesVersion = 3
 
     /// The metadata of a new store written with `model`: Apple's keys, plus the UUID the
     /// column will hold.
     static func initial(identifier: String, model: NSManagedObjectModel) -> [String: Any] {
-        [NSStoreUUIDKey: identifier, NSStoreTypeKey: NSSQLiteStoreType,
-         NSStoreModelVersionHashesKey: model.entityVersionHashesByName,
-         frameworkVersionKey: frameworkVersion, hashesVersionKey: hashesVersion,
-         versionIdentifiersKey: model.versionIdentifiers.compactMap { $0.base as? String }.sorted()]
+        VersionHash.storeMetadata(of: model).merging([
+            NSStoreUUIDKey: identifier, NSStoreTypeKey: NSSQLiteStoreType, frameworkVersionKey: frameworkVersion,
+            versionIdentifiersKey: model.versionIdentifiers.compactMap { $0.base as? String }.sorted(),
+        ]) { $1 }
     }
 
     /// The `Z_PLIST` bytes for `metadata`: a binary property list without the UUID, which
