@@ -44,36 +44,6 @@ import Testing
         }
     }
 
-    @Test func anOldStoreOpensWithoutMigrationAndRecordsApplesHashesAfterItsNextSave() throws {
-        let (url, directory) = try legacyStore("Fixture2-legacy.sqlite")
-        defer { withExtendedLifetime(directory) {} }
-        let model = try NSManagedObjectModel.load(contentsOf: ModelFiles.fixture("Fixture.xcdatamodeld"))
-        let old = try storedHashes(url)
-        #expect(old.keys.sorted() == model.entityVersionHashesByName.keys.sorted())
-        #expect(old != model.entityVersionHashesByName, "the fixture already has Apple's hashes")
-        let schema = try SQLiteShell.lines(url, "PRAGMA schema_version; SELECT sql FROM sqlite_master ORDER BY name")
-
-        let container = try containerWithoutMigration(model, url)
-        let context = container.viewContext
-        #expect(try titlesAndChapters(context) == ["Compilers|Grace|", "Engines|Ada+Grace|One,Two,Three"])
-        #expect(try storedHashes(url) == old, "the open wrote to the file")
-        #expect(try SQLiteShell.lines(url, "PRAGMA schema_version; SELECT sql FROM sqlite_master ORDER BY name") == schema, "the open migrated")
-
-        NSEntityDescription.insertNewObject(forEntityName: "Publisher", into: context).setValue("Faber", forKey: "name")
-        try context.save()
-        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
-        #expect(metadata[NSStoreModelVersionHashesKey] as? [String: Data] == model.entityVersionHashesByName)
-        #expect(metadata["NSStoreModelVersionChecksumKey"] as? String == model.versionChecksum)
-        #expect(metadata["NSStoreModelVersionHashesDigest"] as? String != nil)
-        #expect(metadata["NSStoreModelVersionHashesVersion"] as? Int == 3)
-        #expect(try SQLiteShell.lines(url, "SELECT sql FROM sqlite_master ORDER BY name") == Array(schema.dropFirst()))
-        try container.persistentStoreCoordinator.remove(try #require(container.persistentStoreCoordinator.persistentStores.first))
-
-        let reopened = try containerWithoutMigration(model, url).viewContext
-        #expect(try titlesAndChapters(reopened) == ["Compilers|Grace|", "Engines|Ada+Grace|One,Two,Three"])
-        #expect(try reopened.count(for: NSFetchRequest<NSManagedObject>(entityName: "Publisher")) == 2)
-    }
-
     /// A store of an earlier model version, with old hashes, is found to be that version and
     /// migrates to the current one.
     @Test func anOldStoreOfAnEarlierVersionMigrates() throws {
