@@ -59,22 +59,35 @@ open class ValueTransformer: NSObject {
     open func reverseTransformedValue(_ value: Any?) -> Any? { value }
 }
 
-/// Archives values securely with `NSKeyedArchiver`, accepting only `allowedTopLevelClasses`.
+/// Unarchives `Data` securely with `NSKeyedUnarchiver`, accepting only `allowedTopLevelClasses`;
+/// archives in reverse. Its name says the direction: `transformedValue(_:)` turns archived data
+/// into an object, so Core Data stores a value through `reverseTransformedValue(_:)` and reads it
+/// back through `transformedValue(_:)`, the opposite of a plain transformer.
+///
+/// For example:
+/// ```swift
+/// final class ColourTransformer: NSSecureUnarchiveFromDataTransformer {
+///     override class var allowedTopLevelClasses: [AnyClass] { [Colour.self] }
+/// }
+/// ```
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer {
     /// The classes a decoded archive may contain at its top level; override to add your own.
     open class var allowedTopLevelClasses: [AnyClass] {
         [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
     }
 
-    /// Archives `value` securely; nil if it cannot be archived.
-    open override func transformedValue(_ value: Any?) -> Any? {
-        guard let value else { return nil }
-        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
-    }
+    /// The class of unarchived values: any object.
+    open override class func transformedValueClass() -> AnyClass { NSObject.self }
 
     /// Unarchives data whose top-level class is allowed; nil otherwise.
-    open override func reverseTransformedValue(_ value: Any?) -> Any? {
+    open override func transformedValue(_ value: Any?) -> Any? {
         guard let data = value as? Data else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: Self.allowedTopLevelClasses, from: data)
+    }
+
+    /// Archives `value` securely; nil if it cannot be archived.
+    open override func reverseTransformedValue(_ value: Any?) -> Any? {
+        guard let value else { return nil }
+        return try? NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
     }
 }

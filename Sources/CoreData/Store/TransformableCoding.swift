@@ -6,7 +6,7 @@ enum TransformableCoding {
             guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
                 throw unknownTransformer(name, attribute)
             }
-            if let data = transformer.transformedValue(value) as? Data { return data }
+            if let data = transformer.storedData(from: value) { return data }
             throw failure("transformer '\(name)' did not produce Data for '\(attribute.name)'", attribute)
         }
         do {
@@ -21,7 +21,7 @@ enum TransformableCoding {
             guard let transformer = ValueTransformer.valueTransformer(forName: NSValueTransformerName(rawValue: name)) else {
                 throw unknownTransformer(name, attribute)
             }
-            return transformer.reverseTransformedValue(data)
+            return transformer.value(fromStored: data)
         }
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.requiresSecureCoding = false
@@ -34,5 +34,20 @@ enum TransformableCoding {
 
     private static func failure(_ message: String, _ attribute: NSAttributeDescription) -> NSError {
         CoreDataError.make(NSManagedObjectValidationError, message, [NSValidationKeyErrorKey: attribute.name])
+    }
+}
+
+/// Which way a transformer runs when Core Data stores a value: a plain transformer's
+/// `transformedValue(_:)` produces the stored `Data`; an unarchive-from-data transformer says by
+/// its name that it runs the other way, so Core Data (Apple's too) calls it in reverse.
+private extension ValueTransformer {
+    var unarchivesFromData: Bool { self is NSSecureUnarchiveFromDataTransformer }
+
+    func storedData(from value: Any) -> Data? {
+        (unarchivesFromData ? reverseTransformedValue(value) : transformedValue(value)) as? Data
+    }
+
+    func value(fromStored data: Data) -> Any? {
+        unarchivesFromData ? transformedValue(data) : reverseTransformedValue(data)
     }
 }
