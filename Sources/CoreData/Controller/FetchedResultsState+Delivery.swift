@@ -88,9 +88,9 @@ extension FetchedResultsState {
         return FetchedResultsSectionInfo(name: name, indexTitle: indexTitle(forSectionName: name), objects: rows)
     }
 
-    /// The section info for a snapshot section, titled through the delegate.
+    /// The live section info for a snapshot section, titled through the delegate.
     func sectionInfo(_ section: Snapshot.Section) -> FetchedResultsSectionInfo {
-        FetchedResultsSectionInfo(section, indexTitle: indexTitle(forSectionName: section.name))
+        FetchedResultsSectionInfo(name: section.name, indexTitle: indexTitle(forSectionName: section.name), following: self, rows: section.rows)
     }
 
     /// The delegate's title for a section name, or Apple's default (capitalized first letter).

@@ -9,7 +9,9 @@ extension FetchedResultsState {
     /// The fetch itself; must run on the context's queue.
     func fetchOnQueue() throws {
         let request = erasedRequest()
-        guard let descriptors = request.sortDescriptors, !descriptors.isEmpty else {
+        // An empty array is accepted, as Apple's controller does: objects keep the store's
+        // order (object ID order, which is also the tie-breaker of every ordering).
+        guard let descriptors = request.sortDescriptors else {
             throw CoreDataError.misuse(
                 "An instance of NSFetchedResultsController requires a fetch request with sort descriptors",
                 ["entity": request.resolvedEntityName ?? ""])

@@ -36,7 +36,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
 
     /// Creates a controller; nothing is fetched until `performFetch()`.
     ///
-    /// - parameter fetchRequest: needs at least one sort descriptor; with a section key path,
+    /// - parameter fetchRequest: needs sort descriptors (an empty array keeps the store's order); with a section key path,
     ///   the first one should order by it.
     /// - parameter context: the context to fetch from and to follow; use the controller on its queue.
     /// - parameter sectionNameKeyPath: groups objects into sections by this value (it may go
@@ -101,7 +101,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
 
     /// Fetches the results and computes sections (or loads them from the cache).
     ///
-    /// Throws (where Apple raises) if the request has no sort descriptors.
+    /// Throws (where Apple raises) if the request's `sortDescriptors` is nil.
     open func performFetch() throws {
         try state.performFetch()
     }
@@ -123,7 +123,7 @@ open class NSFetchedResultsController<ResultType>: NSObject {
         if let cached = sectionInfos, cached.generation == state.generation { return cached.sections }
         var sections: [any NSFetchedResultsSectionInfo] = snapshot.sections.map(state.sectionInfo)
         if !state.hasSectionKeyPath, sections.isEmpty {
-            sections = [FetchedResultsSectionInfo(emptyNamed: "")]
+            sections = [FetchedResultsSectionInfo(name: "", indexTitle: nil, following: state, rows: [])]
         }
         sectionInfos = (state.generation, sections)
         return sections

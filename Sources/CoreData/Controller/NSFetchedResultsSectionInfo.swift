@@ -15,21 +15,30 @@ public protocol NSFetchedResultsSectionInfo {
     var objects: [Any]? { get }
 }
 
-/// Our section info: a view over one section of a results snapshot.
+/// Our section info: a live view of one section of a controller's results, found by name.
 ///
-/// Holding the snapshot section (copy-on-write) makes building the `sections` array O(s);
-/// `objects` materializes rows only when asked.
+/// Live as Apple's are: an info handed out before a change reflects it when read afterwards (a
+/// section the change deleted lists no objects). It holds the snapshot section it was made from
+/// (copy-on-write, so building `sections` stays O(s)) and looks its section up again, in O(1)
+/// by name, only when the controller's results have changed since; `objects` materializes rows
+/// only when asked.
 final class FetchedResultsSectionInfo: NSFetchedResultsSectionInfo {
+    typealias Row = ResultsSnapshot<ResultIdentity, ResultSortKey>.Row
+
     let name: String
     let indexTitle: String?
-    private let rows: [ResultsSnapshot<ResultIdentity, ResultSortKey>.Row]
-    /// Set instead of `rows` for a section that no longer exists (a deletion report).
+    /// The controller state followed; nil for a section known by its objects only.
+    private weak var state: FetchedResultsState?
+    private var resolved: (generation: Int, rows: [Row])
+    /// Set instead of following a state for a section that no longer exists (a deletion report).
     private let formerObjects: [NSManagedObject]?
 
-    init(_ section: ResultsSnapshot<ResultIdentity, ResultSortKey>.Section, indexTitle: String?) {
-        name = section.name
+    /// The section named `name` of `state`'s results, currently `rows`.
+    init(name: String, indexTitle: String?, following state: FetchedResultsState, rows: [Row]) {
+        self.name = name
         self.indexTitle = indexTitle
-        rows = section.rows
+        self.state = state
+        resolved = (state.generation, rows)
         formerObjects = nil
     }
 
@@ -37,16 +46,21 @@ final class FetchedResultsSectionInfo: NSFetchedResultsSectionInfo {
     init(name: String, indexTitle: String?, objects: [NSManagedObject]) {
         self.name = name
         self.indexTitle = indexTitle
-        rows = []
+        resolved = (0, [])
         formerObjects = objects
     }
 
-    /// The empty unnamed section a controller without a section key path always shows.
-    convenience init(emptyNamed name: String) {
-        self.init(name: name, indexTitle: nil, objects: [])
+    var numberOfObjects: Int { formerObjects?.count ?? currentRows.count }
+
+    var objects: [Any]? { formerObjects ?? currentRows.map { $0.id.object } }
+
+    /// The section's rows as of the state's latest results; none once the section is gone.
+    private var currentRows: [Row] {
+        guard let state, resolved.generation != state.generation else { return resolved.rows }
+        let rows = state.snapshot.flatMap { snapshot in
+            snapshot.sectionIndexByName[name].map { snapshot.sections[$0].rows }
+        } ?? []
+        resolved = (state.generation, rows)
+        return rows
     }
-
-    var numberOfObjects: Int { formerObjects?.count ?? rows.count }
-
-    var objects: [Any]? { formerObjects ?? rows.map { $0.id.object } }
 }
