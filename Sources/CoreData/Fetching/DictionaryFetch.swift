@@ -44,7 +44,10 @@ struct DictionaryFetch {
         columns = try fetched.map { try Self.column(for: $0, in: entity, role: "propertiesToFetch") }
         groupBy = try (request.propertiesToGroupBy ?? []).map { try Self.column(for: $0, in: entity, role: "propertiesToGroupBy") }
         distinct = request.returnsDistinctResults
-        having = try request.havingPredicate?.parsedTree()
+        // `$count` in a havingPredicate names the fetched expression description `count`, as on
+        // Apple platforms; a bare `count` does too.
+        let columnNames = Dictionary(columns.map { ($0.name, NSExpression(forKeyPath: $0.name) as Any) }, uniquingKeysWith: { first, _ in first })
+        having = try request.havingPredicate.map { try PredicateSubstitution.substitute($0.parsedTree(), columnNames) }
         if having != nil, groupBy.isEmpty {
             throw CoreDataError.misuse("A havingPredicate needs propertiesToGroupBy")
         }
@@ -97,7 +100,9 @@ struct DictionaryFetch {
     }
 
     private static func keyPathColumn(_ keyPath: String, in entity: NSEntityDescription) throws -> Column {
-        let node = ExpressionNode.key(keyPath)
+        // "objectID" fetches each row's object ID, as Apple's store allows, unless the entity
+        // has a property of that name.
+        let node = keyPath == "objectID" && entity.propertiesByName[keyPath] == nil ? ExpressionNode.evaluatedObject : .key(keyPath)
         let typed = try ExpressionTyping(entity: entity).type(of: node)
         return Column(name: keyPath, expression: node, resultType: typed.type, objectEntity: typed.objectEntity, isAggregate: false)
     }

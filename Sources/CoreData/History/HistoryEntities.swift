@@ -10,12 +10,15 @@ enum HistoryEntities {
             NSAttributeDescription(name: "processID", type: .stringAttributeType),
             NSAttributeDescription(name: "storeID", type: .stringAttributeType),
             NSAttributeDescription(name: "timestamp", type: .dateAttributeType),
+            // An NSPersistentHistoryToken: `token > %@` selects the transactions after one.
+            NSAttributeDescription(name: "token", type: .transformableAttributeType),
             NSAttributeDescription(name: "transactionNumber", type: .integer64AttributeType),
         ]),
         NSEntityDescription(name: "Change", properties: [
             NSAttributeDescription(name: "changeID", type: .integer64AttributeType),
             NSAttributeDescription(name: "changeType", type: .integer16AttributeType),
-            NSAttributeDescription(name: "changedEntity", type: .stringAttributeType),
+            // The changed object's NSEntityDescription, as `changedEntity == %@` passes it.
+            NSAttributeDescription(name: "changedEntity", type: .transformableAttributeType),
             NSAttributeDescription(name: "changedObjectID", type: .objectIDAttributeType),
             NSAttributeDescription(name: "transactionNumber", type: .integer64AttributeType),
         ]),

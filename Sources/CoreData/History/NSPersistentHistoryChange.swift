@@ -26,7 +26,7 @@ public final class NSPersistentHistoryChange: NSObject, @unchecked Sendable {
     }
 
     /// The entity a `fetchHistory(withFetch:)` request names to filter changes, with the keys
-    /// its predicate may use: `changeID`, `changeType`, `changedEntity` (the entity's name),
+    /// its predicate may use: `changeID`, `changeType`, `changedEntity` (an `NSEntityDescription`),
     /// `changedObjectID`, `transactionNumber`.
     public class var entityDescription: NSEntityDescription? { HistoryEntities.change }
 
@@ -49,7 +49,7 @@ extension NSPersistentHistoryChange: KeyValueReadable {
         switch key {
         case "changeID": changeID
         case "changeType": changeType.rawValue
-        case "changedEntity": changedObjectID.entity.name
+        case "changedEntity": changedObjectID.entity
         case "changedObjectID": changedObjectID
         case "transactionNumber": transaction?.transactionNumber
         default: nil

@@ -56,7 +56,7 @@ public final class NSPersistentHistoryTransaction: NSObject, @unchecked Sendable
 
     /// The entity a `fetchHistory(withFetch:)` request names to filter transactions, with the
     /// keys its predicate may use: `author`, `bundleID`, `contextName`, `processID`, `storeID`,
-    /// `timestamp`, `transactionNumber`.
+    /// `timestamp`, `token` (`token > %@` with a token), `transactionNumber`.
     public class var entityDescription: NSEntityDescription? { HistoryEntities.transaction }
 
     /// The same as `entityDescription`; the context is not needed here.
@@ -82,6 +82,7 @@ extension NSPersistentHistoryTransaction: KeyValueReadable {
         case "processID": processID
         case "storeID": storeID
         case "timestamp": timestamp
+        case "token": token
         case "transactionNumber": transactionNumber
         default: nil
         }

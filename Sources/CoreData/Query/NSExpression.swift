@@ -85,8 +85,18 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
 
     /// Parses an expression such as `"price * 2"`; a malformed one evaluates to nil.
     public convenience init(format expressionFormat: String, _ args: Any...) {
+        self.init(format: expressionFormat, argumentArray: args)
+    }
+
+    /// The same as `init(format:_:)` with the arguments in an array.
+    ///
+    /// For example:
+    /// ```swift
+    /// let discounted = NSExpression(format: "price * %@", argumentArray: [0.9])
+    /// ```
+    public convenience init(format expressionFormat: String, argumentArray arguments: [Any]) {
         do {
-            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: args))
+            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
         } catch {
             self.init(node: .constant(.null), parseError: error as NSError)
         }

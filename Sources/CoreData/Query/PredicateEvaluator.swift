@@ -60,28 +60,33 @@ struct PredicateEvaluator {
     private static func evaluate(_ comparison: ComparisonNode, _ context: inout Context) throws -> Bool {
         let lhs = try value(of: comparison.lhs, &context)
         let rhs = try value(of: comparison.rhs, &context)
+        let literalList = comparison.isMembershipInLiteralList
         switch comparison.modifier {
         case .direct:
-            return try compare(lhs, comparison.op, rhs, comparison.options)
+            return try compare(lhs, comparison.op, rhs, comparison.options, literalList: literalList)
         case .any:
-            for member in lhs.members where try compare(.scalar(member), comparison.op, rhs, comparison.options) { return true }
+            for member in lhs.members where try compare(.scalar(member), comparison.op, rhs, comparison.options, literalList: literalList) { return true }
             return false
         case .all:
-            for member in lhs.members where !(try compare(.scalar(member), comparison.op, rhs, comparison.options)) { return false }
+            for member in lhs.members where !(try compare(.scalar(member), comparison.op, rhs, comparison.options, literalList: literalList)) { return false }
             return true
         case .none:
-            for member in lhs.members where try compare(.scalar(member), comparison.op, rhs, comparison.options) { return false }
+            for member in lhs.members where try compare(.scalar(member), comparison.op, rhs, comparison.options, literalList: literalList) { return false }
             return true
         }
     }
 
     /// One comparison. A collection on the left is allowed only for `CONTAINS` (membership);
-    /// on the right only for `IN` and `BETWEEN`.
+    /// on the right only for `IN` and `BETWEEN`. `literalList`: the collection was written as
+    /// `{…}`, whose numbers a string matches by their text (`ValueComparison.isListMember`).
     static func compare(_ lhs: EvaluatedValue, _ op: ComparisonOperator, _ rhs: EvaluatedValue,
-                        _ options: ComparisonOptions) throws -> Bool {
+                        _ options: ComparisonOptions, literalList: Bool = false) throws -> Bool {
+        let isMember = { (value: ConstantValue, member: ConstantValue) in
+            literalList ? ValueComparison.isListMember(value, member, options: options) : ValueComparison.equal(value, member, options: options)
+        }
         switch (op, lhs, rhs) {
         case (.in, .scalar(let value), .collection(let members)):
-            return members.contains { ValueComparison.equal(value, $0, options: options) }
+            return members.contains { isMember(value, $0) }
         case (.in, .scalar, .scalar(.null)):
             return false
         case (.in, .scalar(let value), .scalar(.string(let text))):
@@ -89,7 +94,7 @@ struct PredicateEvaluator {
             guard case .string(let needle) = value else { return false }
             return try StringMatching.matches(.contains, options, text, needle)
         case (.contains, .collection(let members), .scalar(let value)):
-            return members.contains { ValueComparison.equal(value, $0, options: options) }
+            return members.contains { isMember(value, $0) }
         case (.between, .scalar(let value), .collection(let bounds)) where bounds.count == 2:
             guard let low = ValueComparison.compare(value, bounds[0], options: options),
                   let high = ValueComparison.compare(value, bounds[1], options: options) else { return false }

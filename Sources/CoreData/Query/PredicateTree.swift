@@ -31,6 +31,18 @@ struct ComparisonNode: Hashable, Sendable {
     }
 }
 
+extension ComparisonNode {
+    /// `x IN {…}` or `{…} CONTAINS x`: membership in a list written in the predicate.
+    var isMembershipInLiteralList: Bool {
+        switch op {
+        case .in: if case .aggregate = rhs { return true }
+        case .contains: if case .aggregate = lhs { return true }
+        default: break
+        }
+        return false
+    }
+}
+
 enum ComparisonModifier: String, Hashable, Sendable {
     case direct = "", any = "ANY", all = "ALL", none = "NONE"
 }

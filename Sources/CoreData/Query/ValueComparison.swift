@@ -37,8 +37,19 @@ enum ValueComparison {
         }
     }
 
+    /// Membership in a list written in a predicate (`code IN {1, 2}`): equality, except that a
+    /// string also matches a listed number whose text it is. That is what SQLite does on Apple
+    /// platforms, converting the list's numbers to text for a column of TEXT affinity, so a
+    /// fetch from a SQLite store and an evaluation in memory agree.
+    static func isListMember(_ value: ConstantValue, _ member: ConstantValue, options: ComparisonOptions = []) -> Bool {
+        if case .string(let text) = value, kind(of: member) == .number, let number = NumericValue(member) {
+            return text == number.sqliteText
+        }
+        return equal(value, member, options: options)
+    }
+
     /// The order of two values of the same kind; nil when they cannot be ordered (a nil, two
-    /// kinds, or objects).
+    /// kinds, or objects that are not of one `Comparable` type).
     static func compare(_ lhs: ConstantValue, _ rhs: ConstantValue, options: ComparisonOptions = []) -> ComparisonResult? {
         switch (lhs, rhs) {
         case (.string(let left), .string(let right)):
@@ -49,6 +60,7 @@ enum ValueComparison {
         case (.uuid(let left), .uuid(let right)):
             return withUnsafeBytes(of: left.uuid) { a in withUnsafeBytes(of: right.uuid) { b in StringMatching.compareBytes(a, b) } }
         case (.url(let left), .url(let right)): return StringMatching.compareBytes(left.absoluteString, right.absoluteString)
+        case (.object(let left), .object(let right)): return comparableOrder(left.value, right.value)
         default:
             guard let left = NumericValue(lhs), let right = NumericValue(rhs) else { return nil }
             return left.compare(right)
@@ -90,6 +102,21 @@ enum ValueComparison {
         lhs < rhs ? .orderedAscending : lhs > rhs ? .orderedDescending : .orderedSame
     }
 
+    /// Two objects of one `Comparable` type by that type's order (history tokens, for a history
+    /// fetch's `token > %@`); nil for other objects and for two a partial order leaves unordered.
+    /// Managed objects and object IDs stay unordered, as in SQL, where only their equality exists.
+    private static func comparableOrder(_ lhs: Any, _ rhs: Any) -> ComparisonResult? {
+        guard objectID(of: lhs) == nil, let left = lhs as? any Comparable else { return nil }
+        return comparableOrder(opening: left, rhs)
+    }
+
+    private static func comparableOrder<T: Comparable>(opening lhs: T, _ rhs: Any) -> ComparisonResult? {
+        guard let right = rhs as? T else { return nil }
+        if lhs < right { return .orderedAscending }
+        if right < lhs { return .orderedDescending }
+        return lhs == right ? .orderedSame : nil
+    }
+
     /// Managed objects and object IDs are equal when their IDs are; anything else by `==`.
     static func objectsEqual(_ lhs: Any, _ rhs: Any) -> Bool {
         if let left = objectID(of: lhs), let right = objectID(of: rhs) { return left == right }
@@ -121,6 +148,21 @@ enum NumericValue {
                 self = .double(double)
             }
         default: return nil
+        }
+    }
+
+    /// The text SQLite converts the number to (its `%!.15g` for doubles: `1.0`, `0.5`, `1.0e+20`);
+    /// nil for NaN, which SQLite binds as NULL.
+    var sqliteText: String? {
+        switch self {
+        case .int(let number): return String(number)
+        case .double(let number):
+            if number.isNaN { return nil }
+            if number.isInfinite { return number < 0 ? "-Inf" : "Inf" }
+            var text = String(format: "%.15g", number)
+            let exponent = text.firstIndex(where: { $0 == "e" }) ?? text.endIndex
+            if !text[..<exponent].contains(".") { text.insert(contentsOf: ".0", at: exponent) }
+            return text
         }
     }
 

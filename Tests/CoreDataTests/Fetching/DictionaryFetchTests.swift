@@ -62,6 +62,31 @@ import Testing
     }
 
     @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func havingNamesAnExpressionDescriptionAsAVariable(storeType: String) throws {
+        let context = try context(storeType)
+        let request = dictionaryRequest(["category.name", describe("count", "count:", "name", .integer64AttributeType)])
+        request.propertiesToGroupBy = ["category.name"]
+        request.havingPredicate = NSPredicate(format: "$count > %d", 7)
+        request.sortDescriptors = [NSSortDescriptor(key: "category.name", ascending: true)]
+        let expected = Dictionary(grouping: seed, by: \.category).filter { $0.value.count > 7 }.keys.sorted()
+        #expect(expected.count == 2)
+        #expect(try context.fetch(request).map { $0["category.name"] as? String } == expected)
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func objectIDInPropertiesToFetchReturnsEachRowsID(storeType: String) throws {
+        let context = try context(storeType)
+        let request = dictionaryRequest(["objectID", "name"])
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        let results = try context.fetch(request)
+        #expect(results.count == seed.count)
+        for result in results {
+            let id = try #require(result["objectID"] as? NSManagedObjectID)
+            #expect(context.object(with: id).value(forKey: "name") as? String == result["name"] as? String)
+        }
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
     func sortingByAnAggregateNameOrdersTheGroups(storeType: String) throws {
         let context = try context(storeType)
         let request = dictionaryRequest(["priceInfo.priceCategory", describe("venues", "count:", "name")])

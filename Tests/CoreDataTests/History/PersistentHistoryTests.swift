@@ -219,6 +219,34 @@ import Testing
         #expect(NSPersistentHistoryChange.entityDescription(with: context)?.attributesByName["changeType"] != nil)
     }
 
+    @Test func aTransactionPredicateSelectsTheTransactionsAfterAToken() throws {
+        let context = try container().viewContext
+        for name in ["Ann", "Bob", "Cy"] {
+            insertPerson(name, in: context)
+            try context.save()
+        }
+        let first = try #require(try allHistory(in: context).first)
+        let request = try #require(NSPersistentHistoryTransaction.fetchRequest)
+        request.predicate = NSPredicate(format: "token > %@", first.token)
+        let later = try history(.fetchHistory(withFetch: request), in: context)
+        #expect(later.map(\.transactionNumber) == [first.transactionNumber + 1, first.transactionNumber + 2])
+        request.predicate = NSPredicate(format: "token == %@", first.token)
+        #expect(try history(.fetchHistory(withFetch: request), in: context).map(\.transactionNumber) == [first.transactionNumber])
+    }
+
+    @Test func aChangePredicateComparesTheChangedEntityWithAnEntityDescription() throws {
+        let model = Self.peopleModel()
+        model.entities.append(NSEntityDescription(name: "Pet", properties: [NSAttributeDescription(name: "name", type: .stringAttributeType)]))
+        let context = try container(model: model).viewContext
+        let ann = insertPerson("Ann", in: context)
+        NSEntityDescription.insertNewObject(forEntityName: "Pet", into: context).setValue("Rex", forKey: "name")
+        try context.save()
+        let request = try #require(NSPersistentHistoryChange.fetchRequest)
+        request.predicate = NSPredicate(format: "changedEntity == %@", try #require(model.entitiesByName["Person"]))
+        let transactions = try history(.fetchHistory(withFetch: request), in: context)
+        #expect(transactions.flatMap { $0.changes ?? [] }.map(\.changedObjectID) == [ann.objectID])
+    }
+
     @Test func resultTypesShapeTheResult() throws {
         let context = try container().viewContext
         let ann = insertPerson("Ann", in: context)

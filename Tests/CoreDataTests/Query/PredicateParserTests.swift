@@ -129,4 +129,10 @@ import Testing
         #expect(try PredicateParser.parseExpression("price * 2") == .function("multiply:by:", [.key("price"), .constant(.int(2))]))
         #expect(NSExpression(format: "price * %@", 3).expressionValue(with: ["price": 2], context: nil) as? NSNumber == 6)
     }
+
+    @Test func expressionsTakeTheirArgumentsAsAnArray() {
+        let expression = NSExpression(format: "FUNCTION(%@, 'stringByAppendingString:', name)", argumentArray: ["Dr. "])
+        #expect(expression.expressionValue(with: ["name": "Who"], context: nil) as? String == "Dr. Who")
+        #expect(NSExpression(format: "price - %@ * %@", argumentArray: [1, 2]).expressionValue(with: ["price": 10], context: nil) as? NSNumber == 8)
+    }
 }

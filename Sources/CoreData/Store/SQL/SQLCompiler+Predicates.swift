@@ -111,7 +111,13 @@ extension SQLCompiler {
         var constants: [SQLOperand] = []
         var others: [String] = []
         for item in items {
-            let operand = try scalar(item, in: scope)
+            var operand = try scalar(item, in: scope)
+            // SQLite's TEXT affinity: a listed number matches a string by its text
+            // (`ValueComparison.isListMember`), so the list holds that text.
+            if value.kind == .string, operand.kind == .number, let constant = operand.constant, let number = NumericValue(constant) {
+                guard let text = number.sqliteText else { continue }
+                operand = constantOperand(.string(text))
+            }
             if options.isEmpty, value.kind != .null, operand.kind == value.kind, let constant = operand.constant, constant != .null {
                 if case .object = operand.kind, objectPrimaryKey(constant) == nil { continue }
                 constants.append(operand)
