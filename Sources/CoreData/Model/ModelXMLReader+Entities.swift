@@ -37,6 +37,7 @@ extension ModelXMLReader {
             try checkRelationships(of: draft, byName: byName)
             try resolveFetchedProperties(of: draft, entitiesByName: entitiesByName)
             try draft.entity.uniquenessConstraints = uniquenessConstraints(of: draft)
+            try draft.entity.indexes = fetchIndexes(of: draft)
         }
         return drafts
     }
@@ -220,6 +221,29 @@ extension ModelXMLReader {
             if !names.isEmpty { constraints.append(names) }
         }
         return constraints
+    }
+
+    /// `<fetchIndex name=><fetchIndexElement property= type="Binary" order="ascending"/>`.
+    /// Elements that index an expression instead of a property are left out (the README's
+    /// deliberate differences): the index then covers the rest.
+    private func fetchIndexes(of draft: EntityDraft) throws(ModelXMLError) -> [NSFetchIndexDescription] {
+        let known = draft.entity.propertiesByName
+        var indexes: [NSFetchIndexDescription] = []
+        for element in draft.element.children(named: "fetchIndex") {
+            let name = try identifier(element, kind: "fetch index")
+            var elements: [NSFetchIndexElementDescription] = []
+            for part in element.children(named: "fetchIndexElement") {
+                guard let propertyName = part["property"] else { continue }
+                guard let property = known[propertyName] else {
+                    throw ModelXMLError(line: part.line, "fetch index '\(name)' of '\(draft.entity.name ?? "")' names unknown property '\(propertyName)'")
+                }
+                let indexed = NSFetchIndexElementDescription(property: property, collationType: part["type"] == "RTree" ? .rTree : .binary)
+                indexed.isAscending = part["order"] != "descending"
+                elements.append(indexed)
+            }
+            if !elements.isEmpty { indexes.append(NSFetchIndexDescription(name: name, elements: elements)) }
+        }
+        return indexes
     }
 
     // MARK: Shared pieces

@@ -18,6 +18,8 @@ struct ModelXMLReader {
         var entities: [NSEntityDescription] = []
         var fetchRequestTemplates: [(name: String, request: NSFetchRequest<NSFetchRequestResult>)] = []
         var versionIdentifiers: Set<AnyHashable> = []
+        /// `<configuration name=><memberEntity name=/></configuration>`: entity names by configuration.
+        var configurations: [String: [String]] = [:]
     }
 
     /// The `userInfo` key under which load errors carry the line of the offending element.
@@ -115,6 +117,18 @@ struct ModelXMLReader {
         contents.fetchRequestTemplates = try buildFetchRequestTemplates(entities: entities)
         if let identifier = root["userDefinedModelVersionIdentifier"], !identifier.isEmpty {
             contents.versionIdentifiers = [identifier]
+        }
+        let names = Set(contents.entities.compactMap(\.name))
+        for element in root.children(named: "configuration") {
+            let name = try identifier(element, kind: "configuration")
+            var members: [String] = []
+            for member in element.children(named: "memberEntity") {
+                guard let entity = member["name"], names.contains(entity) else {
+                    throw ModelXMLError(line: member.line, "configuration '\(name)' names unknown entity '\(member["name"] ?? "")'")
+                }
+                members.append(entity)
+            }
+            contents.configurations[name, default: []] += members
         }
         return contents
     }

@@ -12,6 +12,11 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     public var userInfo: [AnyHashable: Any]? = nil { willSet { requireEditable("userInfo") } }
     /// Sets of property names whose combined values must be unique, e.g. `[["name"]]`.
     public var uniquenessConstraints: [[Any]] = [] { willSet { requireEditable("uniquenessConstraints") } }
+    /// Fetch indexes, which the SQLite store creates as indexes on the entity's table.
+    public var indexes: [NSFetchIndexDescription] = [] {
+        willSet { requireEditable("indexes") }
+        didSet { for index in indexes { index.entity = self } }
+    }
     /// Changes `versionHash` when nothing else in the entity does, to force a migration
     /// (for example when only what a column means changed).
     public var versionHashModifier: String? { willSet { requireEditable("versionHashModifier") } }
@@ -165,6 +170,7 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         copy.isAbstract = isAbstract
         copy.userInfo = userInfo
         copy.uniquenessConstraints = uniquenessConstraints
+        copy.indexes = indexes.map { $0.copy() as! NSFetchIndexDescription }
         copy.versionHashModifier = versionHashModifier
         copy.renamingIdentifier = renamingIdentifier
         copy.properties = ownProperties.map { $0.copyProperty() }

@@ -49,6 +49,7 @@ extension NSManagedObjectModel {
             setFetchRequestTemplate(request, forName: name)
         }
         versionIdentifiers = contents.versionIdentifiers
+        configurationMembers = contents.configurations
     }
 
     /// Every version in the versioned model bundle (`.xcdatamodeld` or `.momd`) at `bundle`,

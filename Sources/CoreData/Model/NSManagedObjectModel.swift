@@ -5,6 +5,8 @@ import Synchronization
 open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var entityList: [NSEntityDescription] = []
     private var templates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    /// The entity names of each named configuration (see `NSManagedObjectModel+Configurations.swift`).
+    var configurationMembers: [String: [String]] = [:] { willSet { requireEditable("configurations") } }
     /// Labels for this model version, recorded in a SQLite store's metadata.
     public var versionIdentifiers: Set<AnyHashable> = [] { willSet { requireEditable("versionIdentifiers") } }
     /// The versioned bundle (`.xcdatamodeld` or `.momd`) this model was loaded from, whose

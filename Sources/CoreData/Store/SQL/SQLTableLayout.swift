@@ -44,6 +44,8 @@ final class SQLTableLayout {
     let destinationEntityColumns: [Int: Int32]
     /// Reads the rows whose Z_PK is in the JSON array bound to its one placeholder.
     let rowsByKeysQuery: String
+    /// `CREATE INDEX` for the fetch indexes of the entities stored in the table.
+    let fetchIndexStatements: [String]
 
     let dialect: SQLDialect
     /// The root entity's property layout and each column's ordinal in it, so that writing a row
@@ -105,6 +107,23 @@ final class SQLTableLayout {
         self.destinationEntityColumns = destinationEntityColumns
         selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.name)" } + destinationEntities).joined(separator: ", ")
         rowsByKeysQuery = "SELECT \(selectList) FROM \(table) t0 WHERE t0.Z_PK IN \(dialect.keyList(dialect.placeholder(1)))"
+        fetchIndexStatements = Self.fetchIndexStatements(for: root, table: table, columns: columns)
+    }
+
+    /// One index per `NSFetchIndexDescription`, named as Apple's store names them
+    /// (`Z_<Entity>_<name>`), over the columns of its elements in order. Elements whose
+    /// property has no single column (a to-many relationship, a composite) are left out.
+    private static func fetchIndexStatements(for root: NSEntityDescription, table: String, columns: [SQLColumn]) -> [String] {
+        root.selfAndDescendants.flatMap { entity in
+            entity.indexes.compactMap { index -> String? in
+                let terms = index.elements.compactMap { element -> String? in
+                    guard let column = columns.first(where: { $0.property.name == element.propertyName && $0.elementPath.isEmpty }) else { return nil }
+                    return element.isAscending ? column.name : column.name + " DESC"
+                }
+                guard !terms.isEmpty else { return nil }
+                return "CREATE INDEX Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(terms.joined(separator: ", ")))"
+            }
+        }
     }
 
     /// Appends the values of `columns` for `row`, as a save binds them.
@@ -171,6 +190,6 @@ final class SQLTableLayout {
         for column in columns where column.property is NSRelationshipDescription || column.property.isIndexed {
             statements.append("CREATE INDEX \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
         }
-        return statements
+        return statements + fetchIndexStatements
     }
 }

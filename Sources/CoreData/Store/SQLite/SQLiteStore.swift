@@ -74,6 +74,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
             let writer = try writer(path: path)
             do {
                 try runMaintenanceOptions(on: writer)
+                try createMissingFetchIndexes(writer)
                 try prepareHistoryTables(writer)
                 commitWatcher = try startRemoteChangeWatcher()
             } catch let error as SQLiteError {
@@ -255,6 +256,15 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
             // The property list is written with the model archive, just below.
             try connection.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID) VALUES (1, ?)", [.text(identifier)])
             try SQLModelCache.write(metadata: metadata, model: model, on: connection)
+        }
+    }
+
+    /// Fetch indexes do not enter the version hash (nor do they on Apple platforms), so a store
+    /// written before the model gained one opens without a migration; it gets the index here.
+    private func createMissingFetchIndexes(_ connection: SQLiteConnection) throws {
+        guard !isReadOnly else { return }
+        for statement in layouts.values.flatMap(\.fetchIndexStatements) {
+            try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
     }
 
