@@ -29,7 +29,8 @@ struct CoreDataModelCompilerPlugin: BuildToolPlugin {
             return .buildCommand(
                 displayName: "Compiling data model \(model.lastPathComponent)",
                 executable: compiler.url,
-                arguments: [model.path, output.path],
+                // The module, for classes the model names as the current module's (`.Animal`).
+                arguments: ["--module", target.moduleName, model.path, output.path],
                 inputFiles: Self.files(in: model),
                 outputFiles: [output])
         }

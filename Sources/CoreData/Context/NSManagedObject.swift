@@ -287,11 +287,32 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
 
     /// Creates an object of the entity whose class is this subclass, inserted into `context`.
-    public convenience init(context: NSManagedObjectContext) {
+    ///
+    /// Required, so that code written for Apple platforms can call it through a metatype
+    /// (`Self(context: context)` in a class method or an extension); every subclass inherits it
+    /// with `init(_entity:insertInto:)`, so it asks nothing more of subclasses.
+    public required convenience init(context: NSManagedObjectContext) {
         guard let entity = Self.entity(in: context) else {
             preconditionFailure("CoreData: no entity in the context's model has class \(Self.self)")
         }
         self.init(entity: entity, insertInto: context)
+    }
+
+    /// Creates an object of this class through `init(entity:insertInto:)` and its overrides,
+    /// for code that holds the class as a metatype: what `Self.init(entity:insertInto:)` does on
+    /// Apple platforms. Swift calls an initialiser on a metatype only if it is `required`, and
+    /// `init(entity:insertInto:)` is not, so that subclasses can write `override init` as there.
+    ///
+    /// For example:
+    /// ```swift
+    /// extension NSManagedObject {
+    ///     static func inserted(into context: NSManagedObjectContext, entity: NSEntityDescription) -> Self {
+    ///         make(entity: entity, insertInto: context)
+    ///     }
+    /// }
+    /// ```
+    public class func make(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) -> Self {
+        self.init(_entity: entity, insertInto: context)
     }
 
     /// The entity whose class is this subclass, searched in the models in use.

@@ -11,14 +11,18 @@ public enum ModelCompiler {
     /// `.mom` per version and `VersionInfo.plist`, or one `.xcdatamodel` into a `.mom` file.
     /// Every version is read in full first, so a broken model fails the build with its file
     /// and line (an `NSError` in `NSCocoaErrorDomain`), and nothing is written.
-    public static func compile(_ source: URL, into destination: URL) throws {
+    ///
+    /// `moduleName` is the module the model's classes live in: a class Xcode's model editor
+    /// marks "Current Product Module" (`representedClassName=".Animal"`) is compiled as
+    /// `Module.Animal`, as Xcode's compiler does, so `NSClassFromString` finds it.
+    public static func compile(_ source: URL, into destination: URL, moduleName: String? = nil) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ModelXMLReader.loadError(code: CocoaError.fileReadNoSuchFile.rawValue, file: source, line: nil,
                                            problem: "no such model folder")
         }
         guard source.pathExtension == "xcdatamodeld" else {
-            let compiled = try compileVersion(source)
+            let compiled = try compileVersion(source, moduleName: moduleName)
             try replace(destination) { try compiled.data.write(to: destination) }
             return
         }
@@ -29,7 +33,7 @@ public enum ModelCompiler {
         var hashes: [String: [String: Data]] = [:]
         for version in versions {
             let name = String(version.dropLast(".xcdatamodel".count))
-            let compiled = try compileVersion(source.appendingPathComponent(version, isDirectory: true))
+            let compiled = try compileVersion(source.appendingPathComponent(version, isDirectory: true), moduleName: moduleName)
             files.append((name + ".mom", compiled.data))
             hashes[name] = compiled.hashes
         }
@@ -46,11 +50,26 @@ public enum ModelCompiler {
     }
 
     /// One version's compiled file and its entities' version hashes.
-    private static func compileVersion(_ version: URL) throws -> (data: Data, hashes: [String: Data]) {
+    private static func compileVersion(_ version: URL, moduleName: String?) throws -> (data: Data, hashes: [String: Data]) {
         let contentsURL = try NSManagedObjectModel.modelFileURL(for: version)
-        let root = try ModelXMLReader.tree(contentsOf: contentsURL, as: ModelXMLTreeBuilder.parse)
+        var root = try ModelXMLReader.tree(contentsOf: contentsURL, as: ModelXMLTreeBuilder.parse)
+        if let moduleName { root = qualifyingCurrentModuleClasses(in: root, with: moduleName) }
         let contents = try ModelXMLReader.contents(of: root, in: contentsURL)
         return (try CompiledModel.encode(root), NSManagedObjectModel(entities: contents.entities).entityVersionHashesByName)
+    }
+
+    /// `root` with each entity's `.Class` (the current module's class) written `Module.Class`.
+    private static func qualifyingCurrentModuleClasses(in root: ModelXMLElement, with moduleName: String) -> ModelXMLElement {
+        let copy = ModelXMLElement(name: root.name, attributes: root.attributes, line: root.line)
+        copy.children = root.children.map { child in
+            guard child.name == "entity", let className = child["representedClassName"], className.hasPrefix("."), className.count > 1 else { return child }
+            var attributes = child.attributes
+            attributes["representedClassName"] = moduleName + className
+            let entity = ModelXMLElement(name: child.name, attributes: attributes, line: child.line)
+            entity.children = child.children
+            return entity
+        }
+        return copy
     }
 
     /// Removes what `destination` holds, then writes it anew; only when what is there is a

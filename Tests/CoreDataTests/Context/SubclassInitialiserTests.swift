@@ -53,4 +53,26 @@ final class Journal: NSManagedObject {
             #expect(fetched.allSatisfy { $0.madeThroughOverride })
         }
     }
+
+    @Test func theMetatypeFormsMakeObjectsThroughTheOverride() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(model: Self.model(), storeURL: directory.file("Journals.sqlite"))
+        let context = container.viewContext
+        let viaSelf = Journal.inserted(into: context)
+        let entity = try #require(container.managedObjectModel.entitiesByName["Journal"])
+        let viaMake = Journal.make(entity: entity, insertInto: context)
+        #expect(viaSelf.madeThroughOverride && viaMake.madeThroughOverride)
+        #expect(viaSelf.isInserted && viaMake.isInserted)
+        viaSelf.title = "self"
+        viaMake.title = "make"
+        try context.save()
+        #expect(try context.count(for: NSFetchRequest<Journal>(entityName: "Journal")) == 2)
+    }
+}
+
+/// `Self(context:)` in an extension, as generic helpers written for Apple platforms call it.
+extension NSManagedObject {
+    static func inserted(into context: NSManagedObjectContext) -> Self {
+        Self(context: context)
+    }
 }

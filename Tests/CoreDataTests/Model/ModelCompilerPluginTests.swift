@@ -45,6 +45,30 @@ import Testing
         #expect(try first == NSManagedObjectModel.load(contentsOf: source.appendingPathComponent("Fixture.xcdatamodel")))
     }
 
+    @Test func aCurrentModuleClassCompilesQualifiedWithTheModule() throws {
+        let directory = TemporaryDirectory()
+        let version = directory.file("Zoo.xcdatamodel")
+        try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Animal" representedClassName=".ZooAnimal" syncable="YES">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.utf8).write(to: version.appendingPathComponent("contents"))
+        let mom = directory.file("Zoo.mom")
+        try ModelCompiler.compile(version, into: mom, moduleName: "CoreDataTests")
+        let model = try #require(NSManagedObjectModel(contentsOf: mom))
+        let entity = try #require(model.entitiesByName["Animal"])
+        #expect(entity.managedObjectClassName == "CoreDataTests.ZooAnimal")
+        #expect(NSClassFromString(entity.managedObjectClassName) == ZooAnimal.self)
+
+        let context = try makeContainer(model: model, storeURL: directory.file("Zoo.sqlite")).viewContext
+        let animal = NSEntityDescription.insertNewObject(forEntityName: "Animal", into: context)
+        #expect(animal is ZooAnimal)
+    }
+
     @Test func brokenModelFailsToCompileNamingFileAndLine() throws {
         let directory = TemporaryDirectory()
         let version = directory.file("Broken.xcdatamodeld/Broken.xcdatamodel")
@@ -67,4 +91,9 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
+}
+
+/// The class a model marks as the current module's (`.ZooAnimal`).
+final class ZooAnimal: NSManagedObject {
+    @Managed var name: String?
 }
