@@ -90,8 +90,6 @@ func collectionElements(of value: Any?) -> [Any?]? {
     switch value {
     case is String, is NSString, is Data, is NSData, is [String: Any], is NSDictionary: return nil
     case let array as [Any?]: return array
-    // `[1, 2.5] as [Any]`, as format arguments are often written: not an `[Any?]` to a cast.
-    case let array as [Any]: return array
     case let array as NSArray: return array.map { $0 }
     case let set as NSSet: return set.allObjects.map { $0 }
     case let set as NSOrderedSet: return set.array.map { $0 }
