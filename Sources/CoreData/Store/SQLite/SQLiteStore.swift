@@ -263,7 +263,7 @@ final class SQLiteStore: NSPersistentStore, SQLTableStore, QueryGenerationStore,
     /// written before the model gained one opens without a migration; it gets the index here.
     private func createMissingFetchIndexes(_ connection: SQLiteConnection) throws {
         guard !isReadOnly else { return }
-        for statement in layouts.values.flatMap(\.fetchIndexStatements) {
+        for statement in catalog.layouts.values.flatMap(\.fetchIndexStatements) {
             try connection.execute(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
         }
     }
