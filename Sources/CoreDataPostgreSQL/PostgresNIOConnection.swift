@@ -17,7 +17,9 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
         self.connection = connection
         // One callback for the connection's lifetime, rather than one per statement, which
         // would pile up on a pooled connection for as long as it lives.
-        connection.closeFuture.whenComplete { [waiting] _ in waiting.withLockedValue { $0?.signal() } }
+        connection.closeFuture.whenComplete { [waiting] _ in
+            waiting.withLockedValue { semaphore in _ = semaphore?.signal() }
+        }
     }
 
     var isOpen: Bool { !connection.isClosed }

@@ -19,6 +19,8 @@ import StressFixtures
 //                             (saves and watches the others' saves, for the PostgreSQL multi-process test)
 //   CoreDataStress fetch-save-memory --store PATH --objects N --batch-size B --report PATH [--retain 1]
 //                             (fetches and saves in batches, reporting registered objects and resident memory)
+//   CoreDataStress first-open --store PATH|URL --writer N --start-time SECONDS_SINCE_1970
+//                             (opens a store that may not exist yet at a shared moment and saves one item)
 
 struct StressFailure: Error, CustomStringConvertible {
     let description: String
@@ -93,8 +95,11 @@ do {
         try FetchSaveMemory(storePath: arguments.string("store"), objectCount: arguments.int("objects"),
                             batchSize: arguments.int("batch-size"), reportPath: arguments.string("report"),
                             retainsRegisteredObjects: arguments.int("retain", default: 0) != 0).run()
+    case "first-open":
+        try FirstOpen(store: arguments.string("store"), writer: arguments.int("writer"),
+                      startTime: arguments.double("start-time")).run()
     default:
-        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate, history-writer, live-replica or fetch-save-memory")
+        throw StressFailure("unknown command '\(command)'; use save-batches, interleave, disk-full, touch-off-queue, fetch-with-bound-values, edit-model-in-use, migrate, history-writer, live-replica, fetch-save-memory or first-open")
     }
 } catch {
     FileHandle.standardError.write(Data("CoreDataStress: \(error)\n".utf8))

@@ -44,6 +44,24 @@ import Testing
         }
     }
 
+    /// A store of the current model version, with old hashes, opens as it is (no migration is
+    /// allowed here), and its next save records Apple's hashes in place of the old ones.
+    @Test func anOldStoreOfTheCurrentVersionOpensWithoutMigrationAndRecordsApplesHashesAtItsNextSave() throws {
+        let (url, directory) = try legacyStore("Fixture2-legacy.sqlite")
+        defer { withExtendedLifetime(directory) {} }
+        let model = try NSManagedObjectModel.load(contentsOf: ModelFiles.fixture("Fixture.xcdatamodeld"))
+        #expect(try storedHashes(url) != model.entityVersionHashesByName)
+        let context = try containerWithoutMigration(model, url).viewContext
+        let before = try titlesAndChapters(context)
+        #expect(!before.isEmpty)
+        let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
+        book.setValue("Zoology", forKey: "title")
+        try context.save()
+        #expect(try storedHashes(url) == model.entityVersionHashesByName)
+        let reopened = try containerWithoutMigration(model, url).viewContext
+        #expect(try titlesAndChapters(reopened) == before + ["Zoology||"])
+    }
+
     /// A store of an earlier model version, with old hashes, is found to be that version and
     /// migrates to the current one.
     @Test func anOldStoreOfAnEarlierVersionMigrates() throws {

@@ -65,6 +65,28 @@ extension PostgreSQLSuites {
             }
         }
 
+        /// Eight processes open the same brand-new schema at one moment, round after round:
+        /// every one loads the store and saves, one of them creates the schema and its tables,
+        /// and no `CREATE SCHEMA` or `CREATE TABLE` race reaches a caller (issue 31).
+        @Test func eightProcessesCreateOneNewSchemaTogether() throws {
+            let (writers, rounds) = (8, environmentInt("CORE_DATA_FIRST_OPEN_ROUNDS", default: 25))
+            let directory = TemporaryDirectory()
+            for round in 1...rounds {
+                let store = try PostgreSQLTestServer.freshStoreURL().absoluteString
+                // Far enough ahead for every child to have started and be waiting.
+                let startTime = Date().timeIntervalSince1970 + 1.5
+                let processes = try (1...writers).map { writer in
+                    try StressProcess(["first-open", "--store", store, "--writer", String(writer), "--start-time", String(startTime)],
+                                      errorLog: directory.file("stderr-\(round)-\(writer).txt"))
+                }
+                let failures = processes.compactMap { $0.waitForSuccess() }
+                #expect(failures.isEmpty, "round \(round): \(failures.count) of \(writers) failed: \(failures.first ?? "")")
+                let context = try StressModel.container(path: store).viewContext
+                let batches = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Item")).map { $0.int64("batch") }
+                #expect(batches.sorted() == (1...Int64(writers)).map { $0 }, "round \(round)")
+            }
+        }
+
         /// Eight processes increment shared counters for 30 s while the server is stopped and
         /// started again in the middle: no committed increment is lost, every failed save is
         /// reported (133020 for a conflict, `PostgreSQLConnectionLost` while the server is away),

@@ -53,10 +53,12 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     /// an older model and the options ask for it (one creator or migrator at a time across
     /// machines), and returns the stored metadata.
     private func prepareSchema(_ session: PostgreSQLSession, model: NSManagedObjectModel) throws -> [String: Any] {
-        try session.run("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
-        return try session.transaction {
+        try session.transaction {
             let lock = PostgreSQLSchema.creationLock(endpoint.schema)
             try session.run(lock.sql, lock.bindings)
+            // Under the lock: two `CREATE SCHEMA IF NOT EXISTS` at once can both find no schema,
+            // and the later insert into pg_namespace then fails with a unique violation (23505).
+            try session.run("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
             for statement in PostgreSQLSchema.functionStatements { try session.run(statement) }
             if try session.scalar(PostgreSQLSchema.existsQuery) != .integer(1) {
                 guard !isReadOnly else {
