@@ -1,8 +1,8 @@
 /// A set of managed objects compared by identity: the context's change tracking.
 ///
 /// `Set<NSManagedObject>` compares members with `NSObject`'s `==`, which calls `isEqual(_:)`
-/// with the other member boxed in `Any?`: about 350 instructions a comparison, and a look-up
-/// compares with each member it probes. Every property change puts its object into one of the
+/// with the other member boxed in `Any?`, a costly call, and a look-up compares with each
+/// member it probes. Every property change puts its object into one of the
 /// context's sets, so these key by `ObjectIdentifier` instead, which is what equality of managed
 /// objects means. The public API hands out `Set<NSManagedObject>` (`objects`).
 struct ManagedObjectSet: Sequence, ExpressibleByArrayLiteral {

@@ -19,8 +19,8 @@ extension NSManagedObject {
 
     /// True for a value of the attribute's own stored kind, within its integer range, where no
     /// validation predicate is to run: what almost every attribute of every saved object holds,
-    /// judged without making its Foundation form (which cost 12,000 instructions an object of
-    /// five attributes). Anything else takes the full check.
+    /// judged without making its Foundation form, which cost more than the rest of the save of
+    /// such an object. Anything else takes the full check.
     private static func isPlainlyValid(_ slot: ObjectValues.Slot?, for attribute: NSAttributeDescription) -> Bool {
         guard case .stored(let value)? = slot, attribute.validationPredicates.isEmpty else { return false }
         switch (attribute.attributeType, value) {

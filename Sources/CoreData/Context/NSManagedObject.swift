@@ -25,8 +25,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     }
     // Performance: the stored properties below are read and written on every property access,
     // fault and save, only on the context's queue, and never while another access to the same
-    // property is open. `@exclusivity(unchecked)` drops the runtime's dynamic exclusivity check
-    // (a call of about 76 instructions per access, a tenth of inserting and saving an object).
+    // property is open. `@exclusivity(unchecked)` drops the runtime's dynamic exclusivity check,
+    // a call per access that showed as a large share of inserting and saving (BENCHMARKS.md).
 
     /// The context that owns the object; nil after its deletion is saved, its insertion rolled back, or its context reset.
     @exclusivity(unchecked) public internal(set) weak var managedObjectContext: NSManagedObjectContext?
@@ -454,7 +454,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// super, as on Apple platforms.
     open func didChangeValue(forKey key: String) {
         // Every setter ends here; the set is almost always empty, and removing from it would
-        // hash the key first (about 300 instructions a property set).
+        // hash the key first, on every property set.
         guard let bookkeeping, !bookkeeping.primitivelyChangedKeys.isEmpty else { return }
         if bookkeeping.primitivelyChangedKeys.remove(key) != nil { noteChange(key) }
     }

@@ -224,7 +224,7 @@ extension NSManagedObjectContext {
             let temporaryIDs = temporary.map(\.objectID)
             for (object, id) in zip(temporary, permanent) { reassignID(of: object, to: id) }
             // Only children need the mapping, and a dictionary keyed by IDs compares them
-            // through `isEqual(_:)` (about 2,000 instructions an object): built only for them.
+            // through `isEqual(_:)`, which is slow: built only for them.
             if !childContexts.isEmpty {
                 propagateToChildren(Dictionary(zip(temporaryIDs, permanent)) { _, later in later })
             }

@@ -26,8 +26,8 @@ struct ObjectValues {
     /// A row's values as they are, to-one destinations still as IDs for the caller to resolve.
     init(row: RowValues) {
         index = row.index
-        // A plain loop: a lazy map went through the generic sequence copy, 2,800 instructions
-        // a row of six values.
+        // A plain loop: a lazy map went through the generic sequence copy, which cost more than
+        // the values themselves.
         var slots = ContiguousArray<Slot?>()
         slots.reserveCapacity(row.slots.count)
         for value in row.slots { slots.append(value.map { .stored($0) }) }

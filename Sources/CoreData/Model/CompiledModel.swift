@@ -23,9 +23,8 @@ enum CompiledModel {
 
     /// The binary property list of `root`, encoded from typed values by `PropertyListEncoder`.
     /// `PropertyListSerialization` bridged the whole `[String: Any]` tree to `NSDictionary`
-    /// and validated it first: about 8 M instructions for a six-attribute model, a fifth of a
-    /// migrating open (which writes the store's model copy). The bytes are the same binary
-    /// property list, so `decode` reads both.
+    /// and validated it first, a large share of a migrating open (which writes the store's model
+    /// copy; BENCHMARKS.md). The bytes are the same binary property list, so `decode` reads both.
     static func encode(_ root: ModelXMLElement) throws -> Data {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
