@@ -4,11 +4,12 @@ import Foundation
 import PackageDescription
 
 /// One runnable port of a chapter's app: `swift run <name>`.
-func example(_ name: String, folder: String, resources: [Resource]) -> Target {
+func example(_ name: String, folder: String, exclude: [String] = [], resources: [Resource]) -> Target {
     .executableTarget(
         name: name,
         dependencies: ["CoreData", "ExampleSupport"],
         path: "Examples/\(folder)",
+        exclude: exclude,
         resources: resources
     )
 }
@@ -55,6 +56,8 @@ let package = Package(
         ),
         .target(name: "SwiftData", dependencies: ["CoreData", "SwiftDataMacros"]),
         .testTarget(name: "SwiftDataTests", dependencies: ["SwiftData"]),
+        // A model file in the style of Apple's sample apps, which must compile here unchanged.
+        .testTarget(name: "SwiftDataSampleTests", dependencies: ["SwiftData"]),
         // Our model compiler, and the build-tool plugin that runs it on a target's models.
         .executableTarget(name: "momc", dependencies: ["CoreData"]),
         .plugin(name: "CoreDataModelCompiler", capability: .buildTool(), dependencies: ["momc"]),
@@ -63,7 +66,16 @@ let package = Package(
         example("bowties", folder: "BowTies", resources: [.copy("Model/BowTies.xcdatamodeld"), .copy("Resources/SampleData.plist")]),
         example("dogwalk", folder: "DogWalk", resources: [.copy("Model/DogWalk.xcdatamodeld")]),
         example("bubbletea", folder: "BubbleTeaFinder", resources: [.copy("Model/BubbleTeaFinder.xcdatamodeld"), .copy("Resources/seed.json")]),
-        example("worldcup", folder: "WorldCup", resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
+        example("worldcup", folder: "WorldCup", exclude: ["SwiftData"], resources: [.copy("Model/WorldCup.xcdatamodeld"), .copy("Resources/seed.json")]),
+        // World Cup written with SwiftData (Examples/WorldCup/SwiftData), on the same seed file.
+        .executableTarget(
+            name: "worldcup-swiftdata",
+            dependencies: ["SwiftData", "ExampleSupport"],
+            path: "Examples/WorldCup",
+            exclude: ["Model", "main.swift", "Team.swift", "TeamTable.swift"],
+            sources: ["SwiftData"],
+            resources: [.copy("Resources/seed.json")]
+        ),
         .target(name: "StressFixtures", dependencies: ["CoreData"]),
         .executableTarget(name: "CoreDataStress", dependencies: ["CoreData", "StressFixtures"]),
         // Compiles Model/FeedbackModel.xcdatamodeld into FeedbackModel.momd with the plugin, as

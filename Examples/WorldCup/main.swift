@@ -56,26 +56,6 @@ struct SeedTeam: Decodable {
     return team
 }
 
-
-/// Splits `rest` into words, keeping "quoted phrases" together.
-func arguments(_ rest: String) -> [String] {
-    var words: [String] = []
-    var current = ""
-    var quoted = false
-    for character in rest {
-        if character == "\"" {
-            quoted.toggle()
-        } else if character == " " && !quoted {
-            if !current.isEmpty { words.append(current) }
-            current = ""
-        } else {
-            current.append(character)
-        }
-    }
-    if !current.isEmpty { words.append(current) }
-    return words
-}
-
 /// Adds teams on a background context, as an import from a server would.
 @MainActor func importTeams(count: Int) throws -> Int {
     let existing = Set(try context.fetch(NSFetchRequest<Team>(entityName: "Team")).compactMap(\.teamName))
@@ -108,15 +88,10 @@ do {
     try controller.performFetch()
     table.load(from: controller)
     let loop = try CommandLoop(options: options)
-    let interactive = loop.isInteractive
 
-    /// Prints what the delegate heard and the table it now shows; in a terminal, in place.
+    /// Prints what the delegate heard and the table it now shows.
     @MainActor func show(_ message: String? = nil) {
-        if interactive { print("\u{1B}[2J\u{1B}[H", terminator: "") }
-        if let message { print(message) }
-        let callbacks = table.takeLog()
-        if !callbacks.isEmpty { print(callbacks.joined(separator: "\n")) }
-        print(table.render())
+        loop.printScreen(message, changes: table.takeLog(), body: table.render())
     }
 
     show()
@@ -128,7 +103,7 @@ do {
         // A background import reaches the table after its command, through the merge.
         if table.hasPendingLog { show("merged the background context's save") }
     }) { command in
-        let words = arguments(command.rest)
+        let words = command.quotedWords
         switch command.name {
         case "tap":
             guard !command.rest.isEmpty else { throw CommandError("which team? tap <team>") }

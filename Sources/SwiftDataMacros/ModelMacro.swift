@@ -3,8 +3,9 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@Model final class Trip { var name: String ... }` becomes a persistent model: every stored
-/// `var` not marked `@Transient` reads and writes through the model's backing data, and the
-/// class gains the schema metadata, the backing-data initialiser and `PersistentModel`.
+/// `var` not marked `@Transient` reads and writes through the model's backing data, telling the
+/// class's observation registrar, and the class gains the schema metadata, the backing-data
+/// initialiser and `PersistentModel` (which is `Observable`).
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -18,13 +19,14 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let typeName = classDecl.name.trimmedDescription
         let properties = persistedProperties(of: declaration)
         let metadata = properties.map { property in
-            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), metadata: \(property.metadata))"
+            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), defaultValue: \(property.defaultValue), metadata: \(property.metadata))"
         }
         let constraints = freestandingKeyPaths(of: declaration, macro: "Unique")
         let indexes = freestandingKeyPaths(of: declaration, macro: "Index")
         let placeholders = properties.map { "_\($0.name) = SwiftData._SwiftDataNoType()" }
         return [
             "public var _$backingData = SwiftData.ModelBackingData()",
+            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
             """
             public var persistentBackingData: SwiftData.ModelBackingData {
                 get { _$backingData }
@@ -72,6 +74,8 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         /// A `Schema.Attribute(...)` or `Schema.Relationship(...)` built from the property's
         /// `@Attribute`/`@Relationship` arguments, or `nil`.
         var metadata: String
+        /// The property's initial value (`var score: Int = 0`), typed as declared, or `nil`.
+        var defaultValue: String
     }
 
     /// Stored instance `var`s without accessors, other than `@Transient` ones.
@@ -100,8 +104,16 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             } else if let relationship = attribute(named: "Relationship", of: variable) {
                 metadata = "SwiftData.Schema.Relationship(\(relationship.arguments?.trimmedDescription ?? ""))"
             }
-            return Property(name: name, metadata: metadata)
+            return Property(name: name, metadata: metadata, defaultValue: defaultValue(of: variable))
         }
+    }
+
+    /// The initial value's expression, which becomes the attribute's default value; with the
+    /// declared type, so `[]` or `.leisure` type-checks outside the class's initialisation.
+    static func defaultValue(of variable: VariableDeclSyntax) -> String {
+        guard let binding = variable.bindings.first, let value = binding.initializer?.value.trimmedDescription else { return "nil" }
+        guard let type = binding.typeAnnotation?.type.trimmedDescription else { return value }
+        return "(\(value)) as \(type)"
     }
 
     static func attribute(named name: String, of variable: VariableDeclSyntax) -> AttributeSyntax? {

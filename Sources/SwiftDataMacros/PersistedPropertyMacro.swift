@@ -1,7 +1,8 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// What `@Model` puts on each persisted property: accessors through the backing data, an init
+/// What `@Model` puts on each persisted property: accessors through the backing data that
+/// report reads and writes to the class's observation registrar, an init
 /// accessor so the class's own initialisers assign it like a stored property, and a
 /// placeholder stored peer that init accessor initialises (Swift requires one to track
 /// definite initialisation).
@@ -20,8 +21,19 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
                 _\(raw: name) = SwiftData._SwiftDataNoType()
             }
             """,
-            "get { _$backingData.getValue(forKey: \(literal: name)) }",
-            "set { _$backingData.setValue(newValue, forKey: \(literal: name), of: self) }",
+            """
+            get {
+                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                return _$backingData.getValue(forKey: \(literal: name))
+            }
+            """,
+            """
+            set {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    _$backingData.setValue(newValue, forKey: \(literal: name), of: self)
+                }
+            }
+            """,
         ]
     }
 

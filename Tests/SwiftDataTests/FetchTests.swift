@@ -43,6 +43,15 @@ struct FetchTests {
         #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { names.contains($0.name) })) == 2)
     }
 
+    @Test func modelsCompareByPersistentModelID() throws {
+        let (_, context) = try seeded()
+        let bravo = try #require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Bravo" })).first)
+        let id = bravo.persistentModelID
+        let stops = try context.fetch(FetchDescriptor<Stop>(predicate: #Predicate { $0.trip?.persistentModelID == id }))
+        #expect(stops.map(\.title) == ["Bravo stop"])
+        #expect(try context.fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.persistentModelID != id })) == 4)
+    }
+
     @Test func localizedStandardContainsIgnoresCaseAndDiacritics() throws {
         let (_, context) = try seeded()
         let found = try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name.localizedStandardContains("ECHO") }))

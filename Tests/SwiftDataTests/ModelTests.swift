@@ -30,6 +30,30 @@ struct ModelTests {
         #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["Lisbon"])
     }
 
+    @Test func indexesBecomeSQLiteIndexesOnTheEntityTable() throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        let entity = try #require(container.schema.managedObjectModel.entitiesByName["Trip"])
+        #expect(entity.indexes.map { $0.elements.compactMap(\.propertyName) } == [["start"], ["name", "start"]])
+        // Read by the sqlite3 tool: the file has the indexes, over the columns in order.
+        #expect(Set(try directory.sqlite("SELECT name FROM pragma_index_list('ZTRIP') WHERE name GLOB 'Z_Trip_*'")) == ["Z_Trip_start", "Z_Trip_name_start"])
+        #expect(try directory.sqlite("SELECT name FROM pragma_index_info('Z_Trip_name_start') ORDER BY seqno") == ["ZNAME", "ZSTART"])
+        #expect(try directory.sqlite("EXPLAIN QUERY PLAN SELECT Z_PK FROM ZTRIP WHERE ZSTART > 0").joined().contains("Z_Trip_start"))
+    }
+
+    @Test func modelsAreObservable() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let trip = Trip(name: "Lisbon")
+        context.insert(trip)
+        let changes = Counter()
+        withObservationTracking { _ = trip.nights } onChange: { changes.value += 1 }
+        trip.name = "Porto"
+        #expect(changes.value == 0, "a property not read is not tracked")
+        trip.nights = 3
+        #expect(changes.value == 1)
+        #expect(trip.nights == 3)
+    }
+
     @Test func everyKindOfPropertyRoundTripsThroughTheStoreFile() throws {
         let directory = TemporaryDirectory()
         let identifier: UUID

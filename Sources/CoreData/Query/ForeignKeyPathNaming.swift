@@ -7,6 +7,10 @@
 package enum ForeignKeyPathNaming {
     private static let names = Locked<[AnyKeyPath: String]>([:])
 
+    /// The name of a key path to the object's own identity (SwiftData's `persistentModelID`),
+    /// which a predicate compares as the object.
+    package static let identity = "SELF"
+
     /// Records `name` as the model key of `keyPath`.
     package static func register(_ name: String, for keyPath: AnyKeyPath) {
         names.withLock { $0[keyPath] = name }

@@ -187,6 +187,8 @@ extension PredicateExpressions.KeyPath: TranslatablePredicateExpression {
         guard let name = NSManagedObject.propertyName(for: keyPath) else {
             throw PredicateError.semantic("#Predicate key path \(keyPath) does not name a modelled property of a managed object")
         }
+        // A model's identity (`persistentModelID`) is the object itself.
+        if name == ForeignKeyPathNaming.identity { return try translator.values(root) }
         let components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return try translator.values(root).map { base in
             switch base.node {
@@ -202,8 +204,9 @@ extension PredicateExpressions.KeyPath: TranslatablePredicateExpression {
 }
 
 extension PredicateExpressions.Value: TranslatablePredicateExpression {
+    /// A SwiftData identifier compares as its object ID (`ForeignModelObjects`).
     func alternatives(_ translator: FoundationPredicateTranslator) throws -> [Alternative] {
-        [Alternative(try PredicateParser.expression(forArgument: value, depth: 0))]
+        [Alternative(try PredicateParser.expression(forArgument: ForeignModelObjects.coreDataValue(for: value) ?? value, depth: 0))]
     }
 
     func predicateNode(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {

@@ -10,7 +10,7 @@
 ///     init(name: String, start: Date) { self.name = name; self.start = start }
 /// }
 /// ```
-@attached(member, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+@attached(member, names: named(_$backingData), named(_$observationRegistrar), named(persistentBackingData), named(schemaMetadata),
           named(schemaUniquenessConstraints), named(schemaIndexes), named(init))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)

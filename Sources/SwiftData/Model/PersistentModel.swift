@@ -1,5 +1,7 @@
-/// A class the `@Model` macro made persistent.
-public protocol PersistentModel: AnyObject, Hashable, Identifiable where ID == PersistentIdentifier {
+/// A class the `@Model` macro made persistent, and observable: reading a persisted property
+/// inside `withObservationTracking` (or a SwiftUI-style observer) registers it, and setting it
+/// notifies.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable where ID == PersistentIdentifier {
     /// Where the model's persisted values live: a managed object once inserted or fetched.
     var persistentBackingData: ModelBackingData { get set }
     /// The persisted properties, with their key paths and `@Attribute`/`@Relationship` options.

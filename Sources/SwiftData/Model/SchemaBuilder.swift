@@ -14,12 +14,21 @@ struct SchemaBuilder {
     static let backingClassName = String(reflecting: ModelBackingObject.self)
 
     func build() -> Built {
+        // In a `#Predicate`, `persistentModelID` is the object: `$0.trip?.persistentModelID == id`.
+        ForeignModelObjects.register { value in
+            switch ValueShape.unwrap(value) {
+            case let identifier as PersistentIdentifier: identifier.objectID
+            case let model as any PersistentModel: model.persistentBackingData.object
+            default: nil
+            }
+        }
         var typesByName: [String: any PersistentModel.Type] = [:]
         var entities: [Schema.Entity] = []
         var relationships: [(entity: Schema.Entity, metadata: Schema.PropertyMetadata, schema: Schema.Relationship, description: NSRelationshipDescription, owner: any PersistentModel.Type, destination: any PersistentModel.Type)] = []
         for type in types {
             let name = type.entityName
             typesByName[name] = type
+            ForeignKeyPathNaming.register(ForeignKeyPathNaming.identity, for: Self.identityKeyPath(of: type))
             let description = NSEntityDescription()
             description.name = name
             description.managedObjectClassName = Self.backingClassName
@@ -60,12 +69,14 @@ struct SchemaBuilder {
                     attribute.isTransient = schema.options.contains(.ephemeral)
                     attribute.renamingIdentifier = schema.originalName
                     attribute.versionHashModifier = schema.hashModifier
+                    attribute.defaultValue = Self.storedDefault(metadata.defaultValue, shape: ValueShape.of(valueType))
                     if schema.isUnique { constraints.append([metadata.name]) }
                     entity.attributes.insert(schema)
                     properties.append(attribute)
                 }
             }
             description.properties = properties
+            description.indexes = Self.fetchIndexes(type.schemaIndexes, of: description)
             description.uniquenessConstraints = constraints
             entity.uniquenessConstraints = constraints
             entity.indices = type.schemaIndexes
@@ -75,6 +86,30 @@ struct SchemaBuilder {
         let model = NSManagedObjectModel()
         model.entities = entities.map(\.entityDescription)
         return Built(entities: entities, model: model, types: typesByName)
+    }
+
+    private static func identityKeyPath<T: PersistentModel>(of type: T.Type) -> AnyKeyPath {
+        \T.persistentModelID
+    }
+
+    /// A property's initial value as its attribute's default, in the attribute's stored form
+    /// (an enum's raw value, a `Codable` value's JSON); nil stays no default.
+    static func storedDefault(_ value: Any?, shape: ValueShape) -> Any? {
+        guard let value = value.flatMap(ValueShape.unwrap) else { return nil }
+        if case .converted(let coding) = shape { return coding.encode(value) }
+        return value
+    }
+
+    /// `#Index` declarations as fetch indexes, which the SQLite store creates as
+    /// `Z_<Entity>_<name>` indexes. The macro gives an index no name, so each is named after its
+    /// properties (`name_start`).
+    static func fetchIndexes(_ indexes: [[String]], of entity: NSEntityDescription) -> [NSFetchIndexDescription] {
+        let properties = entity.propertiesByName
+        return indexes.map { names in
+            NSFetchIndexDescription(name: names.joined(separator: "_").replacingOccurrences(of: ".", with: "_"), elements: names.compactMap { properties[$0] }.map {
+                NSFetchIndexElementDescription(property: $0, collationType: .binary)
+            })
+        }
     }
 
     private func resolveInverses(

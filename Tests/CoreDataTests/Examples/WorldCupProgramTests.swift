@@ -11,11 +11,8 @@ import Testing
         return result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// The lines printed after `command`'s echo, up to the next prompt.
     func block(after command: String, in lines: [String]) throws -> [String] {
-        let start = try #require(lines.firstIndex(of: "worldcup> \(command)"))
-        let rest = lines[(start + 1)...]
-        return Array(rest.prefix { !$0.hasPrefix("worldcup> ") })
+        try ExampleProgram(name: "worldcup").block(after: command, in: lines)
     }
 
     @Test func tappingATeamMovesItUpItsZone() throws {

@@ -1,5 +1,6 @@
 @testable import CoreData
 import Foundation
+import Testing
 
 /// Runs one of the example executables (built next to the test bundle) on a script of commands
 /// and returns what it printed.
@@ -21,6 +22,12 @@ struct ExampleProgram {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return beside
+    }
+
+    /// The lines `lines` (a transcript) shows after the echo of `command`, up to the next prompt.
+    func block(after command: String, in lines: some Collection<String>) throws -> [String] {
+        let start = try #require(lines.firstIndex(of: "\(name)> \(command)"))
+        return Array(lines[lines.index(after: start)...].prefix { !$0.hasPrefix("\(name)> ") })
     }
 
     /// The program, left running: a test sends it lines and waits for what it prints.
