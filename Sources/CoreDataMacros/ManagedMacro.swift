@@ -2,9 +2,14 @@ import SwiftCompilerPlugin
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@Managed var name: String?` becomes a property read and written through the object's
-/// key-value coding, which is what `@NSManaged` does on Apple platforms.
-public struct ManagedMacro: AccessorMacro {
+/// `@Managed var name: String?` becomes a property read and written through the object's typed
+/// slots, which is what `@NSManaged` does on Apple platforms.
+///
+/// Beside the property it declares a `ManagedPropertyBinding`, a static of the class, that
+/// finds the property's slot once per class rather than by name on each access. A generic
+/// class cannot hold a static stored property, so there (and for Apple's `primitiveName`
+/// convention) the accessors pass the key alone and each access finds the slot by name.
+public struct ManagedMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
@@ -30,10 +35,47 @@ public struct ManagedMacro: AccessorMacro {
             ]
         }
         let key = explicitKey(of: node) ?? identifier.trimmedDescription
+        guard isInNonGenericType(context) else {
+            return [
+                "get { managedValue(forKey: \(literal: key)) }",
+                "set { setManagedValue(newValue, forKey: \(literal: key)) }",
+            ]
+        }
+        let peer = bindingName(of: identifier)
         return [
-            "get { managedValue(forKey: \(literal: key)) }",
-            "set { setManagedValue(newValue, forKey: \(literal: key)) }",
+            "get { managedValue(for: Self.\(raw: peer)) }",
+            "set { setManagedValue(newValue, for: Self.\(raw: peer)) }",
         ]
+    }
+
+    /// The binding the accessors above use: `nonisolated` so that a main-actor class's
+    /// properties keep working off the main actor, as their key-value coding does.
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+              let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier,
+              explicitKey(of: node) != nil || primitiveKey(for: identifier.trimmedDescription) == nil,
+              isInNonGenericType(context) else { return [] }
+        let key = explicitKey(of: node) ?? identifier.trimmedDescription
+        return ["private nonisolated static let \(raw: bindingName(of: identifier)) = ManagedPropertyBinding(key: \(literal: key))"]
+    }
+
+    private static func bindingName(of identifier: TokenSyntax) -> String {
+        "_managedBinding_" + identifier.trimmedDescription.filter { $0 != "`" }
+    }
+
+    /// Whether the property is declared where a static stored property may be: a class that is
+    /// not generic, or an extension. (An extension does not show whether the class it extends
+    /// is generic; a generic class declares its `@Managed` properties in its body.)
+    private static func isInNonGenericType(_ context: some MacroExpansionContext) -> Bool {
+        for node in context.lexicalContext {
+            if let type = node.as(ClassDeclSyntax.self) { return type.genericParameterClause == nil }
+            if node.is(ExtensionDeclSyntax.self) { return true }
+        }
+        return false
     }
 
     /// `updatedAt` for `primitiveUpdatedAt`; nil for names that do not follow the convention.

@@ -10,4 +10,5 @@
 /// }
 /// ```
 @attached(accessor)
+@attached(peer, names: prefixed(_managedBinding_))
 public macro Managed(_ key: String? = nil) = #externalMacro(module: "CoreDataMacros", type: "ManagedMacro")

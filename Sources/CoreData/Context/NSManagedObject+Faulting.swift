@@ -61,16 +61,6 @@ extension NSManagedObject {
     /// The object's current state as a row, with relationships as IDs.
     func currentRow(version: Int64) -> RowSnapshot {
         fireFaultIfNeeded()
-        var rowValues = RowValues(entity: entity)
-        let values = self.values
-        let properties = values.index.properties
-        for ordinal in properties.indices where !properties[ordinal].isTransient {
-            switch values[ordinal: ordinal] {
-            case .stored(let value)?: rowValues[ordinal: ordinal] = value
-            case .object(let target)?: rowValues[ordinal: ordinal] = .objectID(target.objectID)
-            case .members?, nil: continue
-            }
-        }
-        return RowSnapshot(objectID: objectID, version: version, values: rowValues)
+        return RowSnapshot(objectID: objectID, version: version, values: values.rowValues)
     }
 }

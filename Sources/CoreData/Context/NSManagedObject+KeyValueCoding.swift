@@ -148,7 +148,8 @@ extension NSManagedObject {
     // MARK: Typed access used by `@Managed` properties
 
     /// The value for `key` as `T`: nil becomes nil for optionals and zero for numbers and
-    /// booleans, as Xcode-generated scalar properties behave.
+    /// booleans, as Xcode-generated scalar properties behave. What a `@Managed` property reads
+    /// where it has no binding (in a generic class); see `managedValue(for:)`.
     ///
     /// Inlinable, so that it is specialised for each `@Managed` property's type in the module
     /// that declares the property. Unspecialised, every read looked up the metadata of
@@ -156,7 +157,20 @@ extension NSManagedObject {
     /// compared `T` with each supported type at run time.
     @inlinable
     public func managedValue<T>(forKey key: String) -> T {
-        switch readForManagedAccess(forKey: key) {
+        typedValue(readForManagedAccess(forKey: key), forKey: key)
+    }
+
+    /// The value of the property `binding` is bound to, as `T`: what a `@Managed` getter calls.
+    /// The binding finds the attribute's slot once per class, so the read is an array index.
+    @inlinable
+    public func managedValue<T>(for binding: ManagedPropertyBinding) -> T {
+        typedValue(readForManagedAccess(binding), forKey: binding.key)
+    }
+
+    /// `read` as `T`, the typed conversion first.
+    @inlinable
+    func typedValue<T>(_ read: ManagedRead, forKey key: String) -> T {
+        switch read {
         case .stored(let stored):
             // The typed path: the stored value converted straight to `T`.
             if let typed = TypedAttributeValue.make(stored, as: T.self) { return typed }
@@ -164,6 +178,8 @@ extension NSManagedObject {
         case .absent:
             if let typed = TypedAttributeValue.absent(as: T.self) { return typed }
             return typed(nil, forKey: key)
+        case .related(let value):
+            return typed(value, forKey: key)
         case .notAnAttribute:
             return keyValueCodedValue(forKey: key)
         }
@@ -176,8 +192,11 @@ extension NSManagedObject {
         case stored(StoredValue)
         /// The attribute has no value.
         case absent
-        /// Not a stored attribute (a relationship, a fetched property, an unknown key, a
-        /// transient attribute a `@KeyValueCoded` property computes), or a key recorder
+        /// A relationship's value as key-value coding gives it: the related object or nil, or
+        /// the members as `NSSet` or `NSOrderedSet`.
+        case related(Any?)
+        /// Not a stored attribute (a relationship read by name, a fetched property, an unknown
+        /// key, a transient attribute a `@KeyValueCoded` property computes), or a key recorder
         /// listens: read through key-value coding, which sends the notifications.
         case notAnAttribute
     }
@@ -188,7 +207,33 @@ extension NSManagedObject {
     /// platforms.
     @usableFromInline
     func readForManagedAccess(forKey key: String) -> ManagedRead {
-        guard let ordinal = attributeOrdinal(forKey: key), keyRecorder == nil else { return .notAnAttribute }
+        readAttribute(at: attributeOrdinal(forKey: key), forKey: key)
+    }
+
+    /// `readForManagedAccess(forKey:)` at the slot `binding` found, relationships included: a
+    /// to-one reads its slot's object, a to-many its loaded members, between one pair of
+    /// access notifications, without a look-up by name.
+    @usableFromInline
+    func readForManagedAccess(_ binding: ManagedPropertyBinding) -> ManagedRead {
+        switch slot(of: binding) {
+        case .attribute(let ordinal): readAttribute(at: ordinal, forKey: binding.key)
+        case .toOne(let ordinal): readRelationship(forKey: binding.key) { toOneValue(at: ordinal) }
+        case .toMany(let ordinal): readRelationship(forKey: binding.key) { toManyValue(at: ordinal, forKey: binding.key) }
+        case .elsewhere: .notAnAttribute
+        }
+    }
+
+    /// `read`'s value between the access notifications, as key-value coding reads it.
+    private func readRelationship(forKey key: String, _ read: () -> Any?) -> ManagedRead {
+        guard keyRecorder == nil else { return .notAnAttribute }
+        ConcurrencyDebug.check(self)
+        willAccessValue(forKey: key)
+        defer { didAccessValue(forKey: key) }
+        return .related(read())
+    }
+
+    private func readAttribute(at ordinal: Int?, forKey key: String) -> ManagedRead {
+        guard let ordinal, keyRecorder == nil else { return .notAnAttribute }
         ConcurrencyDebug.check(self)
         willAccessValue(forKey: key)
         fireFaultIfNeeded()
@@ -237,24 +282,35 @@ extension NSManagedObject {
         preconditionFailure("CoreData: \(entity.name ?? "").\(key) holds \(raw.map { "\(type(of: $0))" } ?? "nil"), not \(T.self)")
     }
 
-    /// Sets `key` from a typed value: what a `@Managed` property's setter calls.
+    /// Sets `key` from a typed value: what a `@Managed` property's setter calls where it has no
+    /// binding (in a generic class); see `setManagedValue(_:for:)`.
     ///
     /// Inlinable for the reason `managedValue(forKey:)` is: specialised for the property's
     /// type, the conversion to the stored form is one branch, with no metadata looked up.
     @inlinable
     public func setManagedValue<T>(_ newValue: T, forKey key: String) {
-        if let form = TypedAttributeValue.storedForm(of: newValue), setStoredValueForTypedWrite(form.stored, from: form.source, forKey: key) { return }
+        if let form = TypedAttributeValue.storedForm(of: newValue),
+           setStoredValueForTypedWrite(form.stored, from: form.source, at: attributeOrdinal(forKey: key), forKey: key) { return }
         setValueThroughKeyValueCoding(newValue, forKey: key)
     }
 
-    /// Sets the attribute `key` to `stored`, given as `source`, with the bookkeeping
-    /// `setValue(_:forKey:)` does but no boxing or normalisation; false, changing nothing, for a
-    /// key that is not an attribute taking that type and while a key recorder listens.
+    /// Sets the property `binding` is bound to from a typed value: what a `@Managed` setter
+    /// calls. The binding finds the attribute's slot once per class.
+    @inlinable
+    public func setManagedValue<T>(_ newValue: T, for binding: ManagedPropertyBinding) {
+        if let form = TypedAttributeValue.storedForm(of: newValue),
+           setStoredValueForTypedWrite(form.stored, from: form.source, at: attributeOrdinal(of: binding), forKey: binding.key) { return }
+        setValueThroughKeyValueCoding(newValue, forKey: binding.key)
+    }
+
+    /// Sets the attribute `key`, at `ordinal`, to `stored`, given as `source`, with the
+    /// bookkeeping `setValue(_:forKey:)` does but no boxing or normalisation; false, changing
+    /// nothing, for a key that is not an attribute (nil `ordinal`) or does not take that type,
+    /// and while a key recorder listens.
     @usableFromInline
-    func setStoredValueForTypedWrite(_ stored: StoredValue?, from source: TypedAttributeValue.Source, forKey key: String) -> Bool {
-        let index = propertyIndex
-        guard keyRecorder == nil, let ordinal = index.attributeOrdinal(forName: key),
-              TypedAttributeValue.accepts(unsafeDowncast(index.properties[ordinal], to: NSAttributeDescription.self).attributeType, from: source)
+    func setStoredValueForTypedWrite(_ stored: StoredValue?, from source: TypedAttributeValue.Source, at ordinal: Int?, forKey key: String) -> Bool {
+        guard keyRecorder == nil, let ordinal,
+              TypedAttributeValue.accepts(unsafeDowncast(propertyIndex.properties[ordinal], to: NSAttributeDescription.self).attributeType, from: source)
         else { return false }
         ConcurrencyDebug.check(self)
         willChangeValue(forKey: key)

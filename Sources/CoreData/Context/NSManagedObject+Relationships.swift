@@ -3,10 +3,40 @@
 extension NSManagedObject {
     /// The loaded members of a to-many relationship, reading them on first use.
     func toManyMembers(forKey key: String) -> ToManyMembers {
+        if let ordinal = propertyIndex.ordinals[key] { return toManyMembers(at: ordinal, forKey: key) }
         if let members = values[key] as? ToManyMembers { return members }
         let loaded = ToManyMembers(managedObjectContext?.loadToMany(key, of: self) ?? [])
         values[key] = loaded
         return loaded
+    }
+
+    /// `toManyMembers(forKey:)` for the relationship `key` at `ordinal`.
+    func toManyMembers(at ordinal: Int, forKey key: String) -> ToManyMembers {
+        if case .members(let members)? = values[ordinal: ordinal] { return members }
+        let loaded = ToManyMembers(managedObjectContext?.loadToMany(key, of: self) ?? [])
+        values[ordinal: ordinal] = .members(loaded)
+        return loaded
+    }
+
+    /// The to-many relationship `key` at `ordinal` as key-value coding reads it, without
+    /// notifications: `NSOrderedSet` for an ordered relationship, `NSSet` otherwise.
+    func toManyValue(at ordinal: Int, forKey key: String) -> Any {
+        let members = toManyMembers(at: ordinal, forKey: key).objects
+        let isOrdered = unsafeDowncast(propertyIndex.properties[ordinal], to: NSRelationshipDescription.self).isOrdered
+        return isOrdered ? NSOrderedSet(array: members) : NSSet(array: members)
+    }
+
+    /// The to-one relationship at `ordinal` as `primitiveValue(forKey:)` reads it: the fault
+    /// fires, and the slot's object (or nil) is the value.
+    func toOneValue(at ordinal: Int) -> Any? {
+        ConcurrencyDebug.check(self)
+        fireFaultIfNeeded()
+        switch values[ordinal: ordinal] {
+        case .object(let object)?: return object
+        case nil: return nil
+        case .stored(let stored)?: return RowValues.foundationValue(stored, of: propertyIndex.properties[ordinal])
+        case .members(let members)?: return NSSet(array: members.objects)
+        }
     }
 
     // Every change below fires a fault first, as `setToOne` does: firing replaces a fault's

@@ -107,16 +107,34 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         if case .state(let state) = storage { state.values.index } else { entity.propertyIndex }
     }
 
-    /// The ordinal of the attribute `key`, nil for any other key. The index and its table are
-    /// shared by every object of the entity on every thread: a read through `propertyIndex`
-    /// counted a reference to each, and two threads reading attributes of different objects
-    /// contended for those counts. A fired object's index is borrowed here, uncounted (its
-    /// values hold it for the length of the call).
+    /// The ordinal of the attribute `key`, nil for any other key.
+    @usableFromInline
     func attributeOrdinal(forKey key: String) -> Int? {
+        withUncountedPropertyIndex { $0.attributeOrdinal(forName: key) }
+    }
+
+    /// The ordinal of the attribute `binding` is bound to, nil if it names no attribute here.
+    @usableFromInline
+    func attributeOrdinal(of binding: ManagedPropertyBinding) -> Int? {
+        if case .attribute(let ordinal) = slot(of: binding) { return ordinal }
+        return nil
+    }
+
+    /// Where the value of the property `binding` is bound to lives in this object.
+    func slot(of binding: ManagedPropertyBinding) -> ManagedPropertyBinding.Slot {
+        withUncountedPropertyIndex { binding.slot(in: $0) }
+    }
+
+    /// Calls `body` with the object's property index. The index and its table are shared by
+    /// every object of the entity on every thread: a read through `propertyIndex` counted a
+    /// reference to each, and two threads reading attributes of different objects contended
+    /// for those counts. A fired object's index is borrowed here, uncounted (its values hold it
+    /// for the length of the call).
+    private func withUncountedPropertyIndex<Result>(_ body: (PropertyIndex) -> Result) -> Result {
         if case .state(let state) = storage {
-            return Unmanaged.passUnretained(state.values.index)._withUnsafeGuaranteedRef { $0.attributeOrdinal(forName: key) }
+            return Unmanaged.passUnretained(state.values.index)._withUnsafeGuaranteedRef(body)
         }
-        return propertyIndex.attributeOrdinal(forName: key)
+        return body(propertyIndex)
     }
 
     /// The row this object was read from or last saved as; nil for a new object.

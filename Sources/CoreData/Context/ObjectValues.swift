@@ -1,7 +1,12 @@
 /// A managed object's current values by property ordinal: attributes as `StoredValue`s (the
-/// same values its row holds, so filling a fault from a row copies them without conversion),
-/// to-one relationships as the related object, loaded to-many relationships as their members.
-/// Keys that name no property (a primitive value set under an arbitrary key) sit beside them.
+/// same values its row holds), to-one relationships as the related object, loaded to-many
+/// relationships as their members. Keys that name no property (a primitive value set under an
+/// arbitrary key) sit beside them.
+///
+/// A fetched object shares its row's array of values with the row cache and its committed
+/// snapshot: filling a fault from a row takes the row's array as it is, and the first write
+/// copies it (Swift's copy on write). Related objects and members, which a row cannot hold,
+/// live in an array of their own, allocated only by an object that has one.
 ///
 /// The by-name subscript speaks the Foundation form key-value coding uses (`NSNumber` for
 /// numbers); `@Managed` accessors and the row conversions use ordinals and stored values.
@@ -14,42 +19,85 @@ struct ObjectValues {
         case members(ToManyMembers)
     }
 
+    /// What `related` holds: the slots a row cannot.
+    private enum Related {
+        case object(NSManagedObject)
+        case members(ToManyMembers)
+    }
+
     let index: PropertyIndex
-    /// Empty (no allocation) until the first value is set: a fault holds nothing.
-    private(set) var slots: ContiguousArray<Slot?> = []
+    /// Attribute values (and a fetched object's to-one IDs) by ordinal: the row's own array
+    /// until the object is written. Empty (no allocation) until the first value is set: a
+    /// fault holds nothing.
+    private var stored: ContiguousArray<StoredValue?> = []
+    /// Related objects and loaded members by ordinal; a value here shadows `stored`'s at the
+    /// same ordinal (a row's to-one ID, left in place when it is resolved to its object so
+    /// that the row's array stays shared). Empty until the first is set.
+    private var related: ContiguousArray<Related?> = []
     private var extras: [String: Any] = [:]
 
     init(entity: NSEntityDescription) {
         index = entity.propertyIndex
     }
 
-    /// A row's values as they are, to-one destinations still as IDs for the caller to resolve.
+    /// A row's values as they are, sharing the row's array; to-one destinations are IDs for the
+    /// caller to resolve.
     init(row: RowValues) {
         index = row.index
-        // A plain loop: a lazy map went through the generic sequence copy, which cost more than
-        // the values themselves.
-        var slots = ContiguousArray<Slot?>()
-        slots.reserveCapacity(row.slots.count)
-        for value in row.slots { slots.append(value.map { .stored($0) }) }
-        self.slots = slots
+        stored = row.slots
     }
 
-    var isEmpty: Bool { extras.isEmpty && !slots.contains { $0 != nil } }
+    var isEmpty: Bool { extras.isEmpty && !stored.contains { $0 != nil } && !related.contains { $0 != nil } }
 
     /// Names that have a value, properties first.
     var keys: [String] {
-        slots.indices.compactMap { slots[$0] == nil ? nil : index.properties[$0].name } + extras.keys.sorted()
+        index.properties.indices.compactMap { self[ordinal: $0] == nil ? nil : index.properties[$0].name } + extras.keys.sorted()
     }
 
     subscript(ordinal ordinal: Int) -> Slot? {
-        get { slots.isEmpty ? nil : slots[ordinal] }
-        set {
-            if slots.isEmpty {
-                guard newValue != nil else { return }
-                slots = ContiguousArray(filledWith: nil, count: index.properties.count)
+        get {
+            if !related.isEmpty, let value = related[ordinal] {
+                switch value {
+                case .object(let object): return .object(object)
+                case .members(let members): return .members(members)
+                }
             }
-            slots[ordinal] = newValue
+            return stored.isEmpty ? nil : stored[ordinal].map { .stored($0) }
         }
+        set {
+            switch newValue {
+            case .stored(let value)?:
+                setStored(value, at: ordinal)
+                setRelated(nil, at: ordinal)
+            case .object(let object)?:
+                setRelated(.object(object), at: ordinal)
+            case .members(let members)?:
+                setRelated(.members(members), at: ordinal)
+            case nil:
+                setStored(nil, at: ordinal)
+                setRelated(nil, at: ordinal)
+            }
+        }
+    }
+
+    /// Writes `stored` only where it changes something, so that clearing a slot of a fetched
+    /// object that has no value there keeps the row's array shared.
+    private mutating func setStored(_ value: StoredValue?, at ordinal: Int) {
+        if stored.isEmpty {
+            guard value != nil else { return }
+            stored = ContiguousArray(filledWith: nil, count: index.properties.count)
+        } else if value == nil, stored[ordinal] == nil {
+            return
+        }
+        stored[ordinal] = value
+    }
+
+    private mutating func setRelated(_ value: Related?, at ordinal: Int) {
+        if related.isEmpty {
+            guard value != nil else { return }
+            related = ContiguousArray(filledWith: nil, count: index.properties.count)
+        }
+        related[ordinal] = value
     }
 
     /// The value of `name` in Foundation form: an attribute as key-value coding returns it, a
@@ -73,6 +121,24 @@ struct ObjectValues {
         }
     }
 
+    /// The values as a row: to-ones as their objects' IDs, without transient values or
+    /// to-many members. The row shares the object's array of stored values unless a transient
+    /// value or a related object must be left out or replaced.
+    var rowValues: RowValues {
+        var row = stored.count == index.properties.count ? RowValues(index: index, slots: stored) : RowValues(index: index)
+        for ordinal in related.indices {
+            switch related[ordinal] {
+            case .object(let target)?: row[ordinal: ordinal] = .objectID(target.objectID)
+            case .members?: if row[ordinal: ordinal] != nil { row[ordinal: ordinal] = nil }
+            case nil: continue
+            }
+        }
+        for ordinal in index.transientOrdinals where row[ordinal: ordinal] != nil {
+            row[ordinal: ordinal] = nil
+        }
+        return row
+    }
+
     /// Gives a new object its attributes' default values and empty to-many relationships,
     /// where it has no value yet. The defaults are converted once per entity layout
     /// (`PropertyIndex.defaultValues`), not once per object.
@@ -86,7 +152,8 @@ struct ObjectValues {
     }
 
     mutating func removeAll() {
-        slots = []
+        stored = []
+        related = []
         extras = [:]
     }
 

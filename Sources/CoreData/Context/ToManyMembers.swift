@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// The loaded members of one to-many relationship, in insertion order (which is the order of an
 /// ordered relationship), with O(1) membership.
 ///
@@ -7,44 +5,55 @@ import OrderedCollections
 /// kept in the owner's `[String: Any]` storage, every link copied the whole list out, changed the
 /// copy and stored it back: linking n members to one owner cost O(n²).
 ///
+/// Membership is by identity (`ObjectIdentifier`), not by `NSObject`'s `isEqual(_:)` and `hash`:
+/// those are dispatched dynamically on every probe, and a subclass may override them.
+///
 /// Complexity: `append` and `contains` O(1) amortised; `insert(_:at:)` and `remove` O(n), as
-/// `OrderedSet` shifts the elements after the position.
+/// the array shifts the elements after the position.
 final class ToManyMembers {
-    /// Identity membership: `NSManagedObject` keeps `NSObject`'s identity equality and hash.
-    private var members: OrderedSet<NSManagedObject>
+    /// The members in order, without copying.
+    private(set) var objects: [NSManagedObject] = []
+    private var identities: Set<ObjectIdentifier> = []
 
     init(_ objects: [NSManagedObject] = []) {
-        members = OrderedSet(objects)
+        replace(with: objects)
     }
 
-    /// The members in order, without copying.
-    var objects: [NSManagedObject] { members.elements }
+    var count: Int { objects.count }
 
-    var count: Int { members.count }
-
-    func contains(_ object: NSManagedObject) -> Bool { members.contains(object) }
+    func contains(_ object: NSManagedObject) -> Bool { identities.contains(ObjectIdentifier(object)) }
 
     /// Adds `object` at the end; false if it is already a member.
     @discardableResult
     func append(_ object: NSManagedObject) -> Bool {
-        members.append(object).inserted
+        insert(object, at: objects.count)
     }
 
     /// Adds `object` at `index` (or the end); false if it is already a member.
     @discardableResult
     func insert(_ object: NSManagedObject, at index: Int) -> Bool {
-        members.insert(object, at: min(index, members.count)).inserted
+        guard identities.insert(ObjectIdentifier(object)).inserted else { return false }
+        objects.insert(object, at: min(index, objects.count))
+        return true
     }
 
-    /// Replaces the members with `objects`, in their order.
+    /// Replaces the members with `objects`, in their order (a repeated object once, first).
     func replace(with objects: [NSManagedObject]) {
-        members = OrderedSet(objects)
+        self.objects = []
+        self.objects.reserveCapacity(objects.count)
+        identities = Set(minimumCapacity: objects.count)
+        for object in objects where identities.insert(ObjectIdentifier(object)).inserted {
+            self.objects.append(object)
+        }
     }
 
     /// Removes `object`; false if it was not a member.
     @discardableResult
     func remove(_ object: NSManagedObject) -> Bool {
-        members.remove(object) != nil
+        guard identities.remove(ObjectIdentifier(object)) != nil,
+              let position = objects.firstIndex(where: { $0 === object }) else { return false }
+        objects.remove(at: position)
+        return true
     }
 }
 

@@ -18,7 +18,14 @@ final class PropertyIndex: @unchecked Sendable {
         editGeneration.add(1, ordering: .sequentiallyConsistent)
     }
 
+    /// Hands out `serial`s.
+    private static let serials = Atomic<UInt64>(0)
+
     let generation: Int
+    /// This index's number, never reused while the process runs: what a
+    /// `ManagedPropertyBinding` remembers the index it resolved against by (an address could be
+    /// reused by a later index of another layout).
+    let serial: UInt64
     let properties: [NSPropertyDescription]
     let byName: [String: NSPropertyDescription]
     let attributesByName: [String: NSAttributeDescription]
@@ -34,6 +41,8 @@ final class PropertyIndex: @unchecked Sendable {
     /// Ordinals of to-one and of to-many relationships, for the loops that treat them apart.
     let toOneOrdinals: [Int]
     let toManyOrdinals: [Int]
+    /// Ordinals of transient properties, whose values an object holds and its row does not.
+    let transientOrdinals: [Int]
     /// Attribute defaults in stored form, converted once (frozen indexes only: a model still
     /// being edited may change a default without a new index).
     private let frozenDefaults: [(ordinal: Int, value: StoredValue)]
@@ -41,6 +50,7 @@ final class PropertyIndex: @unchecked Sendable {
     /// Later properties win over earlier ones of the same name (an entity's own over inherited).
     init(properties: [NSPropertyDescription], generation: Int) {
         self.generation = generation
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
         self.properties = properties
         var byName: [String: NSPropertyDescription] = [:]
         var attributes: [String: NSAttributeDescription] = [:]
@@ -61,6 +71,7 @@ final class PropertyIndex: @unchecked Sendable {
             ? attributeOrdinals.map { (name: $0.key, ordinal: $0.value) }.sorted { $0.ordinal < $1.ordinal } : nil
         toOneOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == false }
         toManyOrdinals = properties.indices.filter { ((properties[$0] as? NSRelationshipDescription)?.isToMany) == true }
+        transientOrdinals = properties.indices.filter { properties[$0].isTransient }
         frozenDefaults = generation == Self.frozenGeneration ? Self.defaults(of: properties) : []
     }
 

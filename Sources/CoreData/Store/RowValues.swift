@@ -10,8 +10,17 @@ struct RowValues {
     private(set) var slots: ContiguousArray<StoredValue?>
 
     init(entity: NSEntityDescription) {
-        index = entity.propertyIndex
-        slots = ContiguousArray(filledWith: nil, count: index.properties.count)
+        self.init(index: entity.propertyIndex)
+    }
+
+    init(index: PropertyIndex) {
+        self.init(index: index, slots: ContiguousArray(filledWith: nil, count: index.properties.count))
+    }
+
+    /// Values laid out by `index`, sharing `slots` (one per property) until either side writes.
+    init(index: PropertyIndex, slots: ContiguousArray<StoredValue?>) {
+        self.index = index
+        self.slots = slots
     }
 
     subscript(ordinal ordinal: Int) -> StoredValue? {
