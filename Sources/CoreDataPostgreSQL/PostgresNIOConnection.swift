@@ -39,10 +39,17 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
             case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
             }
         }
+        // Each row is decoded on the event loop as it arrives, while later ones are still on the
+        // wire, and its buffers are let go at once, rather than all rows collected first and
+        // decoded after the last one.
+        let rows = NIOLockedValueBox<[[SQLValue]]>([])
         do {
-            let result = try answer(to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresNIOConnector.logger))
-            let rows = try result.rows.map { row in try row.map(Self.value(of:)) }
-            return PostgreSQLResult(rows: rows, affectedRows: result.metadata.rows ?? 0)
+            let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+            let metadata = try answer(to: connection.query(query, logger: PostgresNIOConnector.logger) { row in
+                let values = try row.map(Self.value(of:))
+                rows.withLockedValue { $0.append(values) }
+            })
+            return PostgreSQLResult(rows: rows.withLockedValue { $0 }, affectedRows: metadata.rows ?? 0)
         } catch {
             throw Self.failure(error)
         }
@@ -51,9 +58,9 @@ final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
     /// Waits for the server's answer on this thread (never an event loop's), woken by the answer
     /// or by the connection closing: postgres-nio can leave a query sent as the server ends the
     /// session unanswered for ever (seen when the server restarts under eight writers).
-    private func answer(to query: EventLoopFuture<PostgresQueryResult>) throws -> PostgresQueryResult {
+    private func answer<Answer: Sendable>(to query: EventLoopFuture<Answer>) throws -> Answer {
         let settled = DispatchSemaphore(value: 0)
-        let answer = NIOLockedValueBox<Result<PostgresQueryResult, any Error>?>(nil)
+        let answer = NIOLockedValueBox<Result<Answer, any Error>?>(nil)
         waiting.withLockedValue { $0 = settled }
         defer { waiting.withLockedValue { $0 = nil } }
         query.whenComplete { result in
