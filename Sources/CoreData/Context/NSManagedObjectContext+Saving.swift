@@ -14,7 +14,12 @@ extension NSManagedObjectContext {
             adoptPendingPermanentIDs()
             processPendingChanges()
             try throwRecordedMisuse()
-            guard hasChanges else { return }
+            guard hasChanges else {
+                // Metadata set with `setMetadata(_:for:)` is written by the next save, even
+                // one with no object to write, as Apple's is.
+                if parent == nil { try persistentStoreCoordinator?.writePendingMetadata() }
+                return
+            }
             // What saving changes (willSave, derived attributes, constraint resolution) is not
             // an edit to undo; the edits were registered by the processing above.
             pendingSavedObjects += try withoutUndoRegistration(saveProcessedChanges)

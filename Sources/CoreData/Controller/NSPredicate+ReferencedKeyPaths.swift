@@ -39,7 +39,7 @@ extension NSPredicate {
         case .subquery(let collection, _, _):
             // The members' own conditions are read through the collection's relationship.
             collect(collection, into: &paths)
-        case .constant, .evaluatedObject, .variable:
+        case .constant, .evaluatedObject, .variable, .fetch:
             return
         }
     }

@@ -1,5 +1,5 @@
 /// The coordinator's store-file operations: the typed forms of recent releases (taking an
-/// `NSPersistentStore.StoreType`) beside the string forms, reading a store's metadata and
+/// `NSPersistentStore.StoreType`) beside the string forms, reading and writing a store's metadata and
 /// replacing one store's contents with another's.
 extension NSPersistentStoreCoordinator {
     /// Opens (or creates) a store of `type`.
@@ -58,6 +58,37 @@ extension NSPersistentStoreCoordinator {
         case NSBinaryStoreType: return try BinaryStore.storedMetadata(at: url)
         default: throw noStoreFiles(storeType)
         }
+    }
+
+    /// Replaces the metadata of the store at `url` without opening it for use, as
+    /// `setMetadata(_:for:)` does for an open store: the keys the store manages (its UUID,
+    /// type and model version hashes) are kept whatever `metadata` says. 260 if there is no
+    /// file, 259 if the file is not a store of `storeType`.
+    ///
+    /// For example:
+    /// ```swift
+    /// var metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: url)
+    /// metadata["lastImport"] = Date()
+    /// try NSPersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: NSSQLiteStoreType, at: url)
+    /// ```
+    ///
+    /// A coordinator that has the store open keeps the metadata it read; the next
+    /// `addPersistentStore` reads the new one.
+    public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
+                                  options: [AnyHashable: Any]? = nil) throws {
+        let current = try metadataForPersistentStore(ofType: storeType, at: url, options: options)
+        let updated = self.metadata(metadata, keepingStoreKeysOf: current)
+        switch storeType {
+        case NSSQLiteStoreType: try SQLiteStore.writeStoredMetadata(updated, at: url)
+        case NSBinaryStoreType: try BinaryStore.writeStoredMetadata(updated, at: url)
+        default: throw noStoreFiles(storeType)
+        }
+    }
+
+    /// The same with a typed store type.
+    public class func setMetadata(_ metadata: [String: Any], type storeType: NSPersistentStore.StoreType, at url: URL,
+                                  options: [AnyHashable: Any]? = nil) throws {
+        try setMetadata(metadata, forPersistentStoreOfType: storeType.rawValue, at: url, options: options)
     }
 
     /// Only SQLite stores have files every operation here understands (binary store files

@@ -115,14 +115,21 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// store manages (its UUID, type, model version hashes and Apple's bookkeeping beside
     /// them) are kept whatever `metadata` says.
     public func setMetadata(_ metadata: [String: Any]?, for store: NSPersistentStore) {
-        var updated = metadata ?? [:]
-        for key in [NSStoreUUIDKey, NSStoreTypeKey] + SQLiteStoreMetadata.bookkeepingKeys {
-            updated[key] = store.metadata?[key]
-        }
+        let updated = Self.metadata(metadata, keepingStoreKeysOf: store.metadata ?? [:])
         store.lock.withLock {
             store.metadata = updated
             rowStore(store)?.metadataWasSet(updated)
         }
+    }
+
+    /// `metadata` with the keys a store manages (its UUID, type, model version hashes and
+    /// Apple's bookkeeping beside them) as `current` has them, whatever `metadata` says.
+    static func metadata(_ metadata: [String: Any]?, keepingStoreKeysOf current: [String: Any]) -> [String: Any] {
+        var updated = metadata ?? [:]
+        for key in [NSStoreUUIDKey, NSStoreTypeKey] + SQLiteStoreMetadata.bookkeepingKeys {
+            updated[key] = current[key]
+        }
+        return updated
     }
 
     /// The ID a URI from `uriRepresentation()` names, or nil if it names no store or entity here.
@@ -192,6 +199,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// Writes a save and caches the rows it wrote.
+    /// Writes the metadata `setMetadata(_:for:)` gave that no save has written yet.
+    func writePendingMetadata() throws {
+        for store in persistentStores { try rowStore(store)?.writePendingMetadata() }
+    }
+
     func apply(_ changes: StoreChanges, from context: NSManagedObjectContext) throws {
         try store(for: nil).apply(changes, from: context)
         rowCache.remove(changes.deleted.map(\.objectID))

@@ -1,7 +1,19 @@
-/// A change of attribute type that lightweight migration can infer, and the SQL that carries
-/// it out on a stored value: numbers convert among themselves (integers truncate), and
-/// numbers and strings become strings. Anything else (a string to a date, data to a string)
-/// needs a custom migration.
+/// A store option of ours, beyond Apple: `true` lets lightweight migration infer a change of
+/// attribute type whose values convert (numbers among numeric types, numbers to strings, a
+/// string to a URI and back), which Apple's inference refuses (134190). Give it beside
+/// `NSInferMappingModelAutomaticallyOption`, or to
+/// `NSMappingModel.inferredMappingModel(forSourceModel:destinationModel:options:)`.
+///
+/// For example:
+/// ```swift
+/// description.setOption(true as NSNumber, forKey: NSInferAttributeTypeConversionsOption)
+/// ```
+public let NSInferAttributeTypeConversionsOption = "PortableCoreDataInferAttributeTypeConversions"
+
+/// A change of attribute type that `NSInferAttributeTypeConversionsOption` lets lightweight
+/// migration infer, and the SQL that carries it out on a stored value: numbers convert among
+/// themselves (integers truncate), and numbers and strings become strings. Anything else (a
+/// string to a date, data to a string) needs a custom migration.
 enum AttributeConversion {
     case unchanged, integer, real, decimal, boolean, text
 

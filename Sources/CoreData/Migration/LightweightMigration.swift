@@ -19,10 +19,11 @@ enum LightweightMigration {
     }
 
     /// A mapping model in the main bundle from `source` to `destination`, or one inferred when
-    /// `infers`; 134140 when there is neither (the inference error, 134190, underneath), and
-    /// 134100 when the destination continues none of the store's entities.
+    /// `infers` (with the store's `options`: `NSInferAttributeTypeConversionsOption`); 134140
+    /// when there is neither (the inference error, 134190, underneath), and 134100 when the
+    /// destination continues none of the store's entities.
     static func mapping(of store: String, from source: NSManagedObjectModel, to destination: NSManagedObjectModel,
-                        infers: Bool, userInfo: [String: Any]) throws -> NSMappingModel {
+                        infers: Bool, options: [AnyHashable: Any]?, userInfo: [String: Any]) throws -> NSMappingModel {
         let mapping: NSMappingModel
         if let found = NSMappingModel(from: nil, forSourceModel: source, destinationModel: destination) {
             mapping = found
@@ -31,7 +32,7 @@ enum LightweightMigration {
                 throw CoreDataError.make(NSMigrationMissingMappingModelError, "No mapping model for \(store), and inference is off", userInfo)
             }
             do {
-                mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination)
+                mapping = try NSMappingModel.inferredMappingModel(forSourceModel: source, destinationModel: destination, options: options)
             } catch {
                 throw CoreDataError.make(NSMigrationMissingMappingModelError, "Can't find or infer a mapping model for \(store)",
                                          userInfo.merging([NSUnderlyingErrorKey: error]) { $1 })

@@ -1,9 +1,15 @@
 /// Infers the mapping between two model versions, as lightweight migration does: a
 /// destination entity or property takes its values from the source one with its
 /// `renamingIdentifier`, or with its own name.
+///
+/// As Apple's inference: an attribute whose type changes is not inferred, unless
+/// `convertsAttributeTypes` (our `NSInferAttributeTypeConversionsOption`) allows the
+/// conversions `AttributeConversion` knows; a new mandatory attribute without a default is
+/// inferred, and the migration fails only if some row is left without a value.
 struct MappingInference {
     let source: NSManagedObjectModel
     let destination: NSManagedObjectModel
+    var convertsAttributeTypes = false
 
     func mappingModel() throws -> NSMappingModel {
         let model = NSMappingModel()
@@ -54,13 +60,13 @@ struct MappingInference {
     private func attributeMapping(for attribute: NSAttributeDescription, from entity: NSEntityDescription) throws -> NSPropertyMapping {
         let place = "\(attribute.entity.name ?? "").\(attribute.name)"
         guard let sourceAttribute = sourceProperty(for: attribute, in: entity) as? NSAttributeDescription else {
-            if !attribute.isOptional, attribute.defaultValue == nil, !(attribute is NSDerivedAttributeDescription) {
-                throw Self.inferenceError("The new mandatory attribute \(place) has no default value to give existing rows")
-            }
             return NSPropertyMapping(name: attribute.name, copying: nil)
         }
         guard AttributeConversion(from: sourceAttribute, to: attribute) != nil else {
             throw Self.inferenceError("The attribute \(place) changes type from \(sourceAttribute.attributeType) to \(attribute.attributeType), which cannot be inferred")
+        }
+        guard sourceAttribute.attributeType == attribute.attributeType || convertsAttributeTypes else {
+            throw Self.inferenceError("The attribute \(place) changes type from \(sourceAttribute.attributeType) to \(attribute.attributeType); as on Apple platforms, a type change is not inferred (NSInferAttributeTypeConversionsOption allows this one)")
         }
         return NSPropertyMapping(name: attribute.name, copying: sourceAttribute.name)
     }

@@ -52,7 +52,7 @@ open class NSEntityMigrationPolicy: NSObject {
     /// Sets each relationship of `dInstance` from its mapping's `valueExpression`, evaluated on
     /// the source instance it was made from. Source objects in the value (as `$source.owner`
     /// gives) become the destination instances they were migrated to; destination objects (as
-    /// `FUNCTION($manager, "destinationInstancesForEntityMappingName:sourceInstances:", …)`
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", …)`
     /// gives) are kept.
     open func createRelationships(forDestination dInstance: NSManagedObject, in mapping: NSEntityMapping,
                                   manager: NSMigrationManager) throws {
@@ -81,4 +81,36 @@ open class NSEntityMigrationPolicy: NSObject {
 
     /// Third pass, last call for `mapping`; the base does nothing.
     open func end(_ mapping: NSEntityMapping, manager: NSMigrationManager) throws {}
+
+    /// Answers `FUNCTION($entityPolicy, "selector:", arguments…)` in the mapping's value
+    /// expressions, as Xcode's mapping editor writes them for a custom policy's methods.
+    ///
+    /// Apple's framework sends the selector to the policy object. Swift on Linux has no
+    /// Objective-C messaging, so a policy that offers such functions overrides this method,
+    /// answers the selectors it knows and passes the others to `super`, which throws
+    /// `NSEntityMigrationPolicyError` (134170). Arguments arrive evaluated: managed objects
+    /// as objects, to-many values as arrays, numbers as `NSNumber` or Swift numbers.
+    ///
+    /// For example, for `FUNCTION($entityPolicy, "fullNameWithFirst:last:", $source.first, $source.last)`:
+    /// ```swift
+    /// override func performFunction(_ selector: String, arguments: [Any?]) throws -> Any? {
+    ///     switch selector {
+    ///     case "fullNameWithFirst:last:":
+    ///         return arguments.compactMap { $0 as? String }.joined(separator: " ")
+    ///     default:
+    ///         return try super.performFunction(selector, arguments: arguments)
+    ///     }
+    /// }
+    /// ```
+    open func performFunction(_ selector: String, arguments: [Any?]) throws -> Any? {
+        throw CoreDataError.make(NSEntityMigrationPolicyError,
+            "\(type(of: self)) does not answer FUNCTION($entityPolicy, \"\(selector)\", …); override performFunction(_:arguments:) to answer it")
+    }
+}
+
+/// `FUNCTION($entityPolicy, …)` reaches the policy's overridable `performFunction(_:arguments:)`.
+extension NSEntityMigrationPolicy: ExpressionMethodReceiver {
+    func performExpressionMethod(_ selector: String, arguments: [Any?]) throws -> Any? {
+        try performFunction(selector, arguments: arguments)
+    }
 }

@@ -28,6 +28,24 @@ extension NSMigrationManager {
     }
 }
 
+/// The keys `$manager.…` may read in a mapping's expressions, as Xcode's
+/// `FETCH(…, $manager.sourceContext, NO)` does.
+extension NSMigrationManager: KeyValueReadable {
+    func readValue(forKey key: String) -> Any? {
+        switch key {
+        case "sourceContext": sourceContext
+        case "destinationContext": destinationContext
+        case "sourceModel": sourceModel
+        case "destinationModel": destinationModel
+        case "mappingModel": mappingModel
+        case "currentEntityMapping": currentEntityMapping
+        case "migrationProgress": NSNumber(value: migrationProgress)
+        case "userInfo": userInfo
+        default: nil
+        }
+    }
+}
+
 /// The selectors `FUNCTION($manager, "…", …)` may call in a mapping's expressions.
 extension NSMigrationManager: ExpressionMethodReceiver {
     func performExpressionMethod(_ selector: String, arguments: [Any?]) throws -> Any? {
@@ -42,10 +60,12 @@ extension NSMigrationManager: ExpressionMethodReceiver {
             guard index < arguments.count else { return [] }
             return (collectionElements(of: arguments[index]) ?? [arguments[index]]).compactMap { $0 as? NSManagedObject }
         }
+        // Apple's selectors say `…MappingNamed:`; the `…MappingName:` spelling this library
+        // documented before is still answered.
         switch selector {
-        case "destinationInstancesForEntityMappingName:sourceInstances:":
+        case "destinationInstancesForEntityMappingNamed:sourceInstances:", "destinationInstancesForEntityMappingName:sourceInstances:":
             return destinationInstances(forEntityMappingName: try text(0), sourceInstances: instances(1))
-        case "sourceInstancesForEntityMappingName:destinationInstances:":
+        case "sourceInstancesForEntityMappingNamed:destinationInstances:", "sourceInstancesForEntityMappingName:destinationInstances:":
             return sourceInstances(forEntityMappingName: try text(0), destinationInstances: instances(1))
         case "fetchRequestForSourceEntityNamed:predicateString:":
             return try fetchRequestForSourceEntityNamed(try text(0), predicateString: try text(1))

@@ -26,24 +26,24 @@ extension NSMigrationManager {
     }
 
     private func createInstances(_ mapping: NSEntityMapping, _ policy: NSEntityMigrationPolicy, _ report: (Float) -> Void) throws {
-        try policy.begin(mapping, with: self)
+        try policyStep { try policy.begin(mapping, with: self) }
         let sources = try sourceInstanceIDs(for: mapping)
         for (index, id) in sources.enumerated() {
             try throwIfCancelled()
-            try policy.createDestinationInstances(forSource: sourceContext.object(with: id), in: mapping, manager: self)
+            try policyStep { try policy.createDestinationInstances(forSource: sourceContext.object(with: id), in: mapping, manager: self) }
             try endOfInstance(index, report: { report(Float(index + 1) / Float(sources.count)) })
         }
-        try policy.endInstanceCreation(forMapping: mapping, manager: self)
+        try policyStep { try policy.endInstanceCreation(forMapping: mapping, manager: self) }
     }
 
     private func createRelationships(_ mapping: NSEntityMapping, _ policy: NSEntityMigrationPolicy, _ report: (Float) -> Void) throws {
         let destinations = associations.allDestinations(mapping: mapping.name ?? "")
         for (index, id) in destinations.enumerated() {
             try throwIfCancelled()
-            try policy.createRelationships(forDestination: destinationContext.object(with: id), in: mapping, manager: self)
+            try policyStep { try policy.createRelationships(forDestination: destinationContext.object(with: id), in: mapping, manager: self) }
             try endOfInstance(index, report: { report(Float(index + 1) / Float(destinations.count)) })
         }
-        try policy.endRelationshipCreation(forMapping: mapping, manager: self)
+        try policyStep { try policy.endRelationshipCreation(forMapping: mapping, manager: self) }
     }
 
     /// The destination model's rules on every instance the mapping made (the batch saves
@@ -58,8 +58,8 @@ extension NSMigrationManager {
             if (index + 1) % batchSize == 0 { destinationContext.refreshAllObjects() }
         }
         try NSManagedObject.throwCombined(errors)
-        try policy.performCustomValidation(forMapping: mapping, manager: self)
-        try policy.end(mapping, manager: self)
+        try policyStep { try policy.performCustomValidation(forMapping: mapping, manager: self) }
+        try policyStep { try policy.end(mapping, manager: self) }
     }
 
     /// Reports progress, and every `batchSize` instances writes the destination objects made
@@ -73,6 +73,12 @@ extension NSMigrationManager {
         try destinationContext.save()
         destinationContext.refreshAllObjects()
         sourceContext.refreshAllObjects()
+    }
+
+    /// Runs one step of a policy; what it throws reaches `migrateStore`'s caller unchanged,
+    /// as Apple's manager returns the error a policy's step set.
+    private func policyStep(_ body: () throws -> Void) throws {
+        do { try body() } catch { throw PolicyFailure(error: error) }
     }
 
     private func throwIfCancelled() throws {
@@ -89,7 +95,10 @@ extension NSMigrationManager {
     /// entity itself, subentities excluded. None for add and remove mappings.
     private func sourceInstanceIDs(for mapping: NSEntityMapping) throws -> [NSManagedObjectID] {
         guard ![.addEntityMappingType, .removeEntityMappingType].contains(mapping.mappingType) else { return [] }
-        if let expression = mapping.sourceExpression {
+        if var expression = mapping.sourceExpression {
+            // Xcode's FETCH(request, $manager.sourceContext, NO): fetch the request's object
+            // IDs instead of its objects, so the batches can let go of the objects.
+            if case .fetch(let request, _, false) = expression.node { expression = NSExpression(node: request) }
             let value = try expression.value(with: nil, variables: ["manager": self, "entityMapping": mapping])
             if let request = value as? NSFetchRequest<NSFetchRequestResult> {
                 request.resultType = .managedObjectIDResultType

@@ -59,8 +59,9 @@ open class NSMigrationManager: NSObject {
     /// Migrates the store at `sourceURL` (written with `sourceModel`) into a store at
     /// `dURL` with `destinationModel`, running `mapping` (the inferred mapping when nil).
     ///
-    /// Throws 134110 with the failure underneath (a policy's error, a validation error, a store
-    /// that will not open), or the error given to `cancelMigrationWithError(_:)`; either way a
+    /// Throws the error given to `cancelMigrationWithError(_:)` or thrown by a step of a
+    /// policy, unchanged, as Apple's manager returns it; any other failure (a validation error,
+    /// a store that will not open) as 134110 with the failure underneath. Either way a
     /// destination store the call created is removed. The source store is never written.
     open func migrateStore(from sourceURL: URL, sourceType: String, options sOptions: [AnyHashable: Any]? = nil,
                            with mapping: NSMappingModel?, toDestinationURL dURL: URL, destinationType dType: String,
@@ -91,6 +92,7 @@ open class NSMigrationManager: NSObject {
             try? Self.close(sourceCoordinator, destinationCoordinator)
             if !destinationExisted { NSPersistentStoreCoordinator.removeCreatedStore(at: dURL, type: dType) }
             if let cancelled = cancellation.withLock({ $0 }) { throw cancelled }
+            if let failure = error as? PolicyFailure { throw failure.error }
             throw CoreDataError.make(NSMigrationError, "The migration from \(sourceURL.path) to \(dURL.path) failed",
                                      [NSUnderlyingErrorKey: error, NSURLErrorKey: sourceURL])
         }
@@ -142,6 +144,11 @@ open class NSMigrationManager: NSObject {
         let ids = destinationInstances.map { $0.flatMap { associations.sources(of: $0.objectID, mapping: mappingName) } }
             ?? associations.allSources(mapping: mappingName)
         return ids.map(sourceContext.object(with:))
+    }
+
+    /// An error a policy's step threw, carried out of the passes to be thrown as it is.
+    struct PolicyFailure: Error {
+        let error: any Error
     }
 
     /// Closes both stores, so their files can be replaced or renamed once the call returns.

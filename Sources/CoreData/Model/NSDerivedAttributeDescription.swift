@@ -43,7 +43,7 @@ open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sen
                 }
             case .keyPath(let base, _): visit(base)
             case .function(_, let arguments), .aggregate(let arguments): arguments.forEach(visit)
-            case .constant, .evaluatedObject, .variable, .subquery: break
+            case .constant, .evaluatedObject, .variable, .subquery, .fetch: break
             }
         }
         visit(node)

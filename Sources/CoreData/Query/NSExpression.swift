@@ -24,6 +24,8 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         case subquery = 13
         /// A collection of expressions (`{…}`).
         case aggregate = 14
+        /// `FETCH(request, context, countOnly)`: Core Data's `NSFetchRequestExpressionType`.
+        case fetchRequest = 50
     }
 
     // Immutable after init, hence the unchecked Sendable.
@@ -118,6 +120,7 @@ open class NSExpression: NSObject, NSCopying, @unchecked Sendable {
         case .function: return .function
         case .subquery: return .subquery
         case .aggregate: return .aggregate
+        case .fetch: return .fetchRequest
         }
     }
 

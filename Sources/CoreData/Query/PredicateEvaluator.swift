@@ -167,6 +167,14 @@ struct PredicateEvaluator {
                 if try evaluate(predicate, &context) { matching.append(member) }
             }
             return .many(matching)
+        case .fetch(let request, let contextNode, let countOnly):
+            guard case .single(let fetch as any ExpressionFetchRequest) = try rawValue(of: request, &context) else {
+                throw PredicateError.semantic("FETCH needs a fetch request as its first argument")
+            }
+            guard case .single(let fetchContext as NSManagedObjectContext) = try rawValue(of: contextNode, &context) else {
+                throw PredicateError.semantic("FETCH needs a managed object context as its second argument")
+            }
+            return KeyPathReader.Value(try fetch.expressionResults(in: fetchContext, countOnly: countOnly))
         default:
             switch try value(of: expression, &context) {
             case .scalar(let value): return .single(value.anyValue)

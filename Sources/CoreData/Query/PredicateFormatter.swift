@@ -50,6 +50,8 @@ enum PredicateFormatter {
             return function.formatName + "(" + arguments.map(format).joined(separator: ", ") + ")"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(" + format(collection) + ", $" + variable + ", " + format(predicate) + ")"
+        case .fetch(let request, let context, let countOnly):
+            return "FETCH(" + format(request) + ", " + format(context) + ", " + (countOnly ? "YES" : "NO") + ")"
         }
     }
 

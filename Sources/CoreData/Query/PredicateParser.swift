@@ -342,7 +342,12 @@ struct PredicateParser {
             return .keyPath(base: .evaluatedObject, components: [name])
         case .identifier(let name):
             advance()
-            if isSymbol("(") { return try parseFunctionCall(name, at: token.position) }
+            if isSymbol("(") {
+                // FETCH is reserved in Apple's grammar; read as a word only before `(` here, so
+                // a key named `fetch` keeps working.
+                if name.uppercased() == "FETCH" { return try parseFetch(at: token.position) }
+                return try parseFunctionCall(name, at: token.position)
+            }
             return .keyPath(base: .evaluatedObject, components: [name])
         case .keyword("NIL"), .keyword("NULL"):
             advance()
@@ -403,6 +408,15 @@ struct PredicateParser {
             throw error("call \(selector) by its name, not through FUNCTION", at: position)
         }
         return .function(selector, [arguments[0]] + arguments.dropFirst(2))
+    }
+
+    /// `FETCH(request, context, countOnly)`, countOnly a literal `YES` or `NO`.
+    private mutating func parseFetch(at position: Int) throws -> ExpressionNode {
+        let arguments = try parseArguments()
+        guard arguments.count == 3, case .constant(let flag) = arguments[2], let countOnly = flag.fetchCountOnly else {
+            throw error("FETCH needs a fetch request, a context and YES or NO", at: position)
+        }
+        return .fetch(request: arguments[0], context: arguments[1], countOnly: countOnly)
     }
 
     private mutating func parseSubquery() throws -> ExpressionNode {
@@ -484,5 +498,16 @@ struct PredicateParser {
             return .aggregate(try elements.map { try expression(forArgument: $0, depth: depth + 1) })
         }
         return .constant(ConstantValue(any: argument))
+    }
+}
+
+private extension ConstantValue {
+    /// FETCH's third argument: `YES`/`NO`, or the number Apple's archives may hold.
+    var fetchCountOnly: Bool? {
+        switch self {
+        case .bool(let flag): flag
+        case .int(let number): number != 0
+        default: nil
+        }
     }
 }

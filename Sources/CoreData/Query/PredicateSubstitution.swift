@@ -36,6 +36,9 @@ enum PredicateSubstitution {
         case .subquery(let collection, let variable, let predicate):
             return .subquery(collection: try substitute(collection, variables, bound: bound), variable: variable,
                              predicate: try substitute(predicate, variables, bound: bound.union([variable])))
+        case .fetch(let request, let context, let countOnly):
+            return .fetch(request: try substitute(request, variables, bound: bound), context: try substitute(context, variables, bound: bound),
+                          countOnly: countOnly)
         }
     }
 }

@@ -94,6 +94,10 @@ indirect enum ExpressionNode: Hashable, @unchecked Sendable {
     case function(String, [ExpressionNode])
     /// `SUBQUERY(collection, $variable, predicate)`: the members of `collection` that match.
     case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
+    /// `FETCH(request, context, countOnly)`: the results (or their count) of the fetch request
+    /// `request` gives, run in the managed object context `context` gives, as Xcode's mapping
+    /// models select their source instances.
+    case fetch(request: ExpressionNode, context: ExpressionNode, countOnly: Bool)
 
     /// A key path from the evaluated object, split at dots.
     static func key(_ path: String) -> ExpressionNode {

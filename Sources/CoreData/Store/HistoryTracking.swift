@@ -16,10 +16,11 @@ extension HistoryTracking {
     var postsRemoteChanges: Bool { StoreOptions.flag(NSPersistentStoreRemoteChangeNotificationPostOptionKey, in: options ?? [:]) }
 
     /// Posts `.NSPersistentStoreRemoteChange` for a commit the store was told of, with the
-    /// history token after it when history is tracked.
+    /// store's URL and the history token after it when history is tracked.
     func postRemoteChange() {
         guard let coordinator = persistentStoreCoordinator, let identifier else { return }
         var userInfo: [String: Any] = [NSStoreUUIDKey: identifier]
+        if let url { userInfo[NSPersistentStoreURLKey] = url }
         if tracksHistory, let number = try? lastTransactionNumber() {
             userInfo[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeTokens: [identifier: number])
         }

@@ -6,6 +6,7 @@ extension RowStore {
     var historyTracking: (any HistoryTracking)? { nil }
     var queryGenerations: (any QueryGenerationStore)? { nil }
     func metadataWasSet(_ metadata: [String: Any]) {}
+    func writePendingMetadata() throws {}
 
     /// A store that declares no way to run batch requests refuses them. (A context runs a
     /// built-in store's through `rowLevelBatches` and never calls this.)
@@ -29,5 +30,13 @@ extension RowStore where Self: QueryGenerationStore {
 extension SQLTableStore {
     func metadataWasSet(_ metadata: [String: Any]) {
         pendingMetadata = metadata
+    }
+
+    func writePendingMetadata() throws {
+        try locked {
+            guard let pendingMetadata else { return }
+            try writeTransaction { session in try SQLModelCache.write(metadata: pendingMetadata, on: session) }
+            self.pendingMetadata = nil
+        }
     }
 }

@@ -42,6 +42,9 @@ protocol RowStore: NSPersistentStore {
     /// Hears metadata set through `NSPersistentStoreCoordinator.setMetadata(_:for:)`, under the
     /// store's lock; a SQL store writes it with the next save.
     func metadataWasSet(_ metadata: [String: Any])
+    /// Writes metadata heard through `metadataWasSet(_:)` that no save has written yet: what a
+    /// context's save with no object changes still writes, as Apple's does.
+    func writePendingMetadata() throws
 }
 
 extension RowStore {

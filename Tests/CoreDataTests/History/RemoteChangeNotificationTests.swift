@@ -27,7 +27,7 @@ extension PersistentHistoryTests {
         }
     }
 
-    @Test func aCommitByAnotherCoordinatorPostsARemoteChangeWithItsToken() throws {
+    @Test func aCommitByAnotherCoordinatorPostsARemoteChangeWithItsTokenAndStoreURL() throws {
         let observed = try container(remoteChanges: true)
         let writer = try container()
         let inbox = RemoteChangeInbox(coordinator: observed.persistentStoreCoordinator)
@@ -45,6 +45,7 @@ extension PersistentHistoryTests {
             } while received.token < committed
             let token = received.token
             #expect(received.note.userInfo?[NSStoreUUIDKey] as? String == observed.persistentStoreCoordinator.persistentStores[0].identifier)
+            #expect(received.note.userInfo?[NSPersistentStoreURLKey] as? URL == observed.persistentStoreCoordinator.persistentStores[0].url)
             #expect(token == committed)
             let transactions = try history(.fetchHistory(after: lastToken), in: observed.viewContext)
             #expect(transactions.count == 1)

@@ -73,10 +73,41 @@ final class SplitNamePolicy: NSEntityMigrationPolicy {
     }
 }
 
+/// An error of the program's own type, to see that it comes back as it was given.
+struct PolicyRefusal: Error, Equatable {
+    let reason: String
+}
+
 /// A policy whose first step fails.
 final class FailingMigrationPolicy: NSEntityMigrationPolicy {
     override func begin(_ mapping: NSEntityMapping, with manager: NSMigrationManager) throws {
         throw NSError(domain: "FailingMigrationPolicy", code: 7)
+    }
+}
+
+/// A policy that fails at the step `manager.userInfo["failAt"]` names, throwing (`"throw"`)
+/// or cancelling (`"cancel"`) with a `PolicyRefusal`.
+final class RefusingMigrationPolicy: NSEntityMigrationPolicy {
+    private func fail(at step: String, _ manager: NSMigrationManager) throws {
+        guard manager.userInfo?["failAt"] as? String == step else { return }
+        if manager.userInfo?["how"] as? String == "cancel" {
+            manager.cancelMigrationWithError(PolicyRefusal(reason: step))
+        } else {
+            throw PolicyRefusal(reason: step)
+        }
+    }
+
+    override func createDestinationInstances(forSource sInstance: NSManagedObject, in mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+        try super.createDestinationInstances(forSource: sInstance, in: mapping, manager: manager)
+        try fail(at: "create", manager)
+    }
+
+    override func endRelationshipCreation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+        try fail(at: "endRelationshipCreation", manager)
+    }
+
+    override func performCustomValidation(forMapping mapping: NSEntityMapping, manager: NSMigrationManager) throws {
+        try fail(at: "performCustomValidation", manager)
     }
 }
 
@@ -224,16 +255,33 @@ final class FailingMigrationPolicy: NSEntityMigrationPolicy {
         #expect(try Lightweight.fetch("Person", makeContainer(model: Self.sourceModel(), storeURL: source).viewContext, sortedBy: "fullName").count == 3)
     }
 
-    @Test func aFailingPolicyOrAMissingPolicyClassFailsWith134110() throws {
+    @Test func aPolicysErrorIsThrownUnchangedAndAMissingPolicyClassFailsWith134110() throws {
         let directory = TemporaryDirectory()
         let source = directory.file("Old.sqlite"), destination = directory.file("New.sqlite")
         try Self.seed(source)
-        for (policy, underlying) in [("FailingMigrationPolicy", 7), ("NoSuchMigrationPolicy", NSEntityMigrationPolicyError)] {
-            let error = try #require(throws: NSError.self) { try Self.migrate(Self.manager(), source, to: destination, mapping: Self.mappingModel(policy: policy)) }
-            #expect(error.code == NSMigrationError)
-            #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == underlying)
-            #expect(!FileManager.default.fileExists(atPath: destination.path))
+        let failed = try #require(throws: NSError.self) { try Self.migrate(Self.manager(), source, to: destination, mapping: Self.mappingModel(policy: "FailingMigrationPolicy")) }
+        #expect(failed.domain == "FailingMigrationPolicy" && failed.code == 7)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        let missing = try #require(throws: NSError.self) { try Self.migrate(Self.manager(), source, to: destination, mapping: Self.mappingModel(policy: "NoSuchMigrationPolicy")) }
+        #expect(missing.code == NSMigrationError)
+        #expect((missing.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == NSEntityMigrationPolicyError)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
+    /// An error of any type, thrown by a step of any pass or handed to
+    /// `cancelMigrationWithError(_:)`, is what `migrateStore` throws.
+    @Test(arguments: ["throw", "cancel"], ["create", "endRelationshipCreation", "performCustomValidation"])
+    func anErrorAPolicyThrowsOrCancelsWithIsThrownAsItIs(how: String, step: String) throws {
+        let directory = TemporaryDirectory()
+        let source = directory.file("Old.sqlite"), destination = directory.file("New.sqlite")
+        try Self.seed(source)
+        let manager = Self.manager()
+        manager.userInfo?["failAt"] = step
+        manager.userInfo?["how"] = how
+        #expect(throws: PolicyRefusal(reason: step)) {
+            try Self.migrate(manager, source, to: destination, mapping: Self.mappingModel(policy: "RefusingMigrationPolicy"))
         }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
     /// A source expression chooses the instances: here through Apple's fetch-request function.

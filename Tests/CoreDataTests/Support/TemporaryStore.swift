@@ -16,11 +16,14 @@ final class TemporaryDirectory {
 }
 
 /// A container on a SQLite file (or in memory, or `StoreUnderTest`'s PostgreSQL schema), loaded,
-/// failing the test on load errors.
-func makeContainer(_ name: String = "Test", model: NSManagedObjectModel, storeURL: URL?, type: String = NSSQLiteStoreType) throws -> NSPersistentContainer {
+/// failing the test on load errors; `options` are added to the store description's.
+func makeContainer(_ name: String = "Test", model: NSManagedObjectModel, storeURL: URL?, type: String = NSSQLiteStoreType,
+                   options: [String: NSObject] = [:]) throws -> NSPersistentContainer {
     DictionaryStore.registered
     let container = NSPersistentContainer(name: name, managedObjectModel: model)
-    container.persistentStoreDescriptions = [try StoreUnderTest.description(url: storeURL, type: type)]
+    let description = try StoreUnderTest.description(url: storeURL, type: type)
+    for (key, value) in options { description.setOption(value, forKey: key) }
+    container.persistentStoreDescriptions = [description]
     var loadError: Error?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }

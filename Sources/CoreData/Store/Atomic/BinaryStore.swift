@@ -25,7 +25,7 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
         guard !isReadOnly else {
             throw CoreDataError.make(NSPersistentStoreSaveError, "The binary store at \(url.path) was added read-only", [NSURLErrorKey: url])
         }
-        try replaceFile(at: url, with: try archive().encoded())
+        try Self.replaceFile(at: url, with: try archive().encoded())
     }
 
     /// Writes the empty graph at once, so the store's UUID holds from its first opening on.
@@ -44,7 +44,7 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     /// Writes `data` to a new file beside `url`, flushed to disk, then renames it over `url`:
     /// the name points at the old file or the complete new one, never at half of one. What is
     /// at `url` is looked at again first: the rename goes only over a binary store file.
-    private func replaceFile(at url: URL, with data: Data) throws {
+    private static func replaceFile(at url: URL, with data: Data) throws {
         let file = StoreFile(url)
         guard file.kind == .nothing || Self.hasArchiveHeader(file) else { throw file.notAStoreError(NSBinaryStoreType) }
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).saving-\(UUID().uuidString)")
@@ -64,13 +64,25 @@ final class BinaryStore: NSAtomicStore, @unchecked Sendable {
     /// The metadata of the binary store file at `url`, read without opening a store: 260 if
     /// there is no file, 259 if it is not a binary store.
     static func storedMetadata(at url: URL) throws -> [String: Any] {
+        try storedArchive(at: url).metadata
+    }
+
+    /// Replaces the metadata of the binary store file at `url`, its objects kept: 260 if there
+    /// is no file, 259 if it is not a binary store.
+    static func writeStoredMetadata(_ metadata: [String: Any], at url: URL) throws {
+        let archive = try storedArchive(at: url)
+        let rewritten = BinaryStoreArchive(metadata: metadata, lastReferences: archive.lastReferences, objects: archive.objects)
+        try replaceFile(at: url, with: try rewritten.encoded())
+    }
+
+    private static func storedArchive(at url: URL) throws -> BinaryStoreArchive {
         let file = StoreFile(url)
         guard file.kind != .nothing, file.kind != .anonymous else {
             throw CoreDataError.make(CocoaError.fileReadNoSuchFile.rawValue, "There is no store at \(url.path)",
                                      [NSURLErrorKey: url, NSFilePathErrorKey: url.path])
         }
         guard let archive = archive(in: file) else { throw file.notAStoreError(NSBinaryStoreType) }
-        return archive.metadata
+        return archive
     }
 
     /// Removes the binary store file at `url`; nothing there, or `/dev/null`, is a no-op, and

@@ -28,6 +28,19 @@ extension NSAtomicStore: TableBackedStore {
         }
     }
 
+    func metadataWasSet(_ metadata: [String: Any]) {
+        metadataIsUnsaved = true
+    }
+
+    /// `save()` writes the whole file, metadata included.
+    func writePendingMetadata() throws {
+        try locked {
+            guard metadataIsUnsaved else { return }
+            try save()
+            metadataIsUnsaved = false
+        }
+    }
+
     /// Turns the save into node changes, has the subclass write them, and puts the nodes back
     /// if it cannot.
     func apply(_ changes: StoreChanges, from context: NSManagedObjectContext) throws {
@@ -51,6 +64,7 @@ extension NSAtomicStore: TableBackedStore {
                     for node in removed { nodes[node.objectID] = nil }
                 }
                 try save()
+                metadataIsUnsaved = false
             } catch {
                 nodes = nodesBefore
                 for (node, values) in valuesBefore { node.propertyCache = values }

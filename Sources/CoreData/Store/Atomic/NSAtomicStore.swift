@@ -35,6 +35,8 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
     /// The largest positive integer reference in use or handed out, per inheritance hierarchy:
     /// where the default `newReferenceObject(for:)` carries on.
     var lastReferences: [String: Int64] = [:]
+    /// Whether `setMetadata(_:for:)` changed `metadata` since the last `save()`.
+    var metadataIsUnsaved = false
 
     /// Reads the store's file into cache nodes, registered with `addCacheNodes(_:)`, and sets
     /// `metadata`. A missing or zero-length file means a new, empty store. Subclasses must

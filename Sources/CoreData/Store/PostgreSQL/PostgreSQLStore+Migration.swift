@@ -21,7 +21,7 @@ extension PostgreSQLStore {
                                                                archived: { try? SQLModelCache.model(in: session, place: place) }, userInfo: userInfo)
         let mapping = try LightweightMigration.mapping(of: store, from: sourceModel, to: model,
                                                        infers: StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]),
-                                                       userInfo: userInfo)
+                                                       options: options, userInfo: userInfo)
         let migration = try SQLMigration(source: sourceModel, destination: model, mapping: mapping)
         do {
             try mappingFailures {

@@ -24,6 +24,8 @@ extension SQLCompiler {
             throw PredicateError.semantic("a collection is not allowed here")
         case .subquery:
             throw PredicateError.semantic("a SUBQUERY in a fetch must be followed by .@count")
+        case .fetch:
+            throw PredicateError.semantic("FETCH is evaluated in memory (in a mapping model), not in a fetch")
         }
     }
 

@@ -13,6 +13,22 @@ extension SQLiteStore {
         return try reader.readMetadata(path: url.path)
     }
 
+    /// Replaces the metadata of the store file at `url` in one transaction, without opening a
+    /// store (the UUID column is left as it is): 260 if there is no file, 259 if it is not a
+    /// store.
+    static func writeStoredMetadata(_ metadata: [String: Any], at url: URL) throws {
+        _ = try storedMetadata(at: url)
+        do {
+            let database = try SQLiteConnection(path: url.path, create: false)
+            try database.transaction {
+                _ = try database.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1",
+                                     [.blob(try SQLiteStoreMetadata.propertyList(of: metadata))])
+            }
+        } catch let error as SQLiteError {
+            throw error.cocoaError(storeURL: url)
+        }
+    }
+
     /// Copies the store at `source` over (or into a new file at) `destination` with SQLite's
     /// backup API, which reads one consistent snapshot of the source, WAL included, and writes
     /// through the destination's own locks, so no half-copied file is ever visible. Only a

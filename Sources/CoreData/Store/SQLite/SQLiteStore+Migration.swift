@@ -58,7 +58,7 @@ extension SQLiteStore {
     private func migrateStep(path: String, from sourceModel: NSManagedObjectModel, to model: NSManagedObjectModel, metadata: [String: Any]) throws {
         let infers = StoreOptions.flag(NSInferMappingModelAutomaticallyOption, in: options ?? [:]) || stagedMigrationManager != nil
         let mapping = try LightweightMigration.mapping(of: "the store at \(path)", from: sourceModel, to: model, infers: infers,
-                                                       userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
+                                                       options: options, userInfo: [NSURLErrorKey: storeURL, NSFilePathErrorKey: path])
         try run(mapping, onStoreAt: path, metadata: metadata, from: sourceModel, to: model)
     }
 
