@@ -28,6 +28,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 .product(name: "CoreData", package: rootPackage),
+                .product(name: "SwiftData", package: rootPackage),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "BenchSQLite",
             ]

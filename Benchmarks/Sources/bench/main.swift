@@ -8,7 +8,7 @@ func allCases(_ options: Options) -> [BenchmarkCase] {
         .insert, .fetchObjects, .fetchFaults, .fetchFiltered, .count, .sumByZone,
         .batchUpdate, .batchDelete, .controllerFetch, .controllerCache, .controllerChange, .controllerMerge,
         .predicateEvaluation, .linkToMany, .parallelRead, .memory(options), .migration(options),
-        .historyInsert, .remoteChange,
+        .historyInsert, .remoteChange, .swiftDataInsert, .swiftDataFetch, .swiftDataPredicate,
     ]
     #if POSTGRESQL_CASES
     cases += [.postgresInsert, .postgresFetchObjects, .postgresCount, .postgresBatchUpdate]

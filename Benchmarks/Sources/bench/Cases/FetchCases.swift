@@ -142,18 +142,7 @@ extension BenchmarkCase {
         let floor = try FloorDatabase(url)
         let select = try floor.prepare(TeamSQL.filteredSorted)
         return [
-            Variant(label: "CoreData", role: .coreData) {
-                let context = CoreDataStack.context(container)
-                let request = CoreDataStack.teamRequest()
-                request.predicate = CoreDataStack.filteredPredicate
-                request.sortDescriptors = [NSSortDescriptor(key: "zone", ascending: true), NSSortDescriptor(key: "score", ascending: false)]
-                request.returnsObjectsAsFaults = false
-                return try Stopwatch.milliseconds {
-                    var sum = 0.0
-                    for team in try context.fetch(request) { sum += team.score }
-                    consume(sum)
-                }
-            },
+            CoreDataVariants.fetchFiltered(container),
             Variant(label: "GRDB records", role: .grdbRecords) {
                 try Stopwatch.milliseconds {
                     let teams = try queue.read { db in

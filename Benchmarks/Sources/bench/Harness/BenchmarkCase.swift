@@ -3,6 +3,8 @@ import Foundation
 /// Who does the work in a variant; ratios are taken against the floor and GRDB's records.
 enum Role: String, Codable {
     case coreData = "CoreData"
+    /// The SwiftData layer over our Core Data.
+    case swiftData = "SwiftData"
     case grdbRecords = "GRDB records"
     case grdbRows = "GRDB rows"
     case floor = "C sqlite3"

@@ -31,6 +31,23 @@ enum CoreDataVariants {
         }
     }
 
+    /// Fetches the teams `CoreDataStack.filteredPredicate` matches, by zone then best score,
+    /// materialised, and reads one attribute of each.
+    static func fetchFiltered(_ container: NSPersistentContainer) -> Variant {
+        Variant(label: "CoreData", role: .coreData) {
+            let context = CoreDataStack.context(container)
+            let request = CoreDataStack.teamRequest()
+            request.predicate = CoreDataStack.filteredPredicate
+            request.sortDescriptors = [NSSortDescriptor(key: "zone", ascending: true), NSSortDescriptor(key: "score", ascending: false)]
+            request.returnsObjectsAsFaults = false
+            return try Stopwatch.milliseconds {
+                var sum = 0.0
+                for team in try context.fetch(request) { sum += team.score }
+                consume(sum)
+            }
+        }
+    }
+
     /// Counts the teams `CoreDataStack.filteredPredicate` matches; `check` judges the count.
     static func count(_ context: NSManagedObjectContext, check: @escaping (Int) throws -> Void) -> Variant {
         Variant(label: "CoreData", role: .coreData) {
