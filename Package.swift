@@ -55,7 +55,7 @@ let package = Package(
             ]
         ),
         .target(name: "SwiftData", dependencies: ["CoreData", "SwiftDataMacros"]),
-        .testTarget(name: "SwiftDataTests", dependencies: ["SwiftData"]),
+        .testTarget(name: "SwiftDataTests", dependencies: ["SwiftData", "ProgramTestSupport"]),
         // A model file in the style of Apple's sample apps, which must compile here unchanged.
         .testTarget(name: "SwiftDataSampleTests", dependencies: ["SwiftData"]),
         // Our model compiler, and the build-tool plugin that runs it on a target's models.
@@ -77,12 +77,14 @@ let package = Package(
             resources: [.copy("Resources/seed.json")]
         ),
         .target(name: "StressFixtures", dependencies: ["CoreData"]),
+        // Runs the package's executables from tests, for the CoreData and SwiftData suites both.
+        .target(name: "ProgramTestSupport", path: "Tests/ProgramTestSupport"),
         .executableTarget(name: "CoreDataStress", dependencies: ["CoreData", "StressFixtures"]),
         // Compiles Model/FeedbackModel.xcdatamodeld into FeedbackModel.momd with the plugin, as
         // an app's build would (ModelCompilerPluginTests loads it through Bundle.module).
         .testTarget(
             name: "CoreDataTests",
-            dependencies: ["CoreData", "StressFixtures", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoreData", "StressFixtures", "ProgramTestSupport", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures"), .copy("Model/FeedbackModel.xcdatamodeld")],
             plugins: ["CoreDataModelCompiler"]
         ),

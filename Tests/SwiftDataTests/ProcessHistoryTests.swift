@@ -1,4 +1,5 @@
 import Foundation
+import ProgramTestSupport
 import SwiftData
 import Testing
 
@@ -25,7 +26,7 @@ struct ProcessHistoryTests {
     @Test func anotherProcessSavesShowInTheHistoryAfterAToken() throws {
         let directory = TemporaryDirectory()
         let arguments = ["--store", directory.url.appendingPathComponent("WorldCup.store").path]
-        let program = BuiltProgram("worldcup-swiftdata")
+        let program = ExampleProgram(name: "worldcup-swiftdata")
         // Its first launch seeds the store.
         #expect(try program.run([], arguments: arguments).status == 0)
 

@@ -1,5 +1,6 @@
 import CoreData
 import Foundation
+import ProgramTestSupport
 import Testing
 
 /// The chapter programs run as a person would run them: commands in, transcript out.

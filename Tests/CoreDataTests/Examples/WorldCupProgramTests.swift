@@ -1,4 +1,5 @@
 import Foundation
+import ProgramTestSupport
 import Testing
 
 /// The main demo as a process: its printed callbacks and the table redrawn from them alone.

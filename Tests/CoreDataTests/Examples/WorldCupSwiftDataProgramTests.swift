@@ -1,4 +1,5 @@
 import Foundation
+import ProgramTestSupport
 import Testing
 
 /// World Cup written with SwiftData, as a process: the table a live `ModelQuery` keeps, and

@@ -1,11 +1,15 @@
-@testable import CoreData
 import Foundation
-import Testing
+import Synchronization
 
-/// Runs one of the example executables (built next to the test bundle) on a script of commands
-/// and returns what it printed.
-struct ExampleProgram {
-    let name: String
+/// Runs one of this package's executables (`swift build --build-tests` leaves them next to the
+/// test bundle) on a script of commands and returns what it printed. Shared by the CoreData and
+/// SwiftData suites, so it depends on neither.
+public struct ExampleProgram: Sendable {
+    public let name: String
+
+    public init(name: String) {
+        self.name = name
+    }
 
     static var buildDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -25,18 +29,18 @@ struct ExampleProgram {
     }
 
     /// The lines `lines` (a transcript) shows after the echo of `command`, up to the next prompt.
-    func block(after command: String, in lines: some Collection<String>) throws -> [String] {
-        let start = try #require(lines.firstIndex(of: "\(name)> \(command)"))
+    public func block(after command: String, in lines: some Collection<String>) throws -> [String] {
+        guard let start = lines.firstIndex(of: "\(name)> \(command)") else { throw MissingEcho(command: command) }
         return Array(lines[lines.index(after: start)...].prefix { !$0.hasPrefix("\(name)> ") })
     }
 
     /// The program, left running: a test sends it lines and waits for what it prints.
-    func start(arguments: [String]) throws -> RunningProgram {
+    public func start(arguments: [String]) throws -> RunningProgram {
         try RunningProgram(executable: executable, arguments: arguments)
     }
 
     /// The program's standard output (and, after it, standard error) for `commands` as stdin.
-    func run(_ commands: [String], arguments: [String]) throws -> (output: String, status: Int32) {
+    public func run(_ commands: [String], arguments: [String]) throws -> (output: String, status: Int32) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -57,10 +61,10 @@ struct ExampleProgram {
 /// A program that keeps running while a test talks to it: lines go to its standard input one
 /// at a time, and its output is collected as it comes, so a test can wait for what another
 /// process made it print.
-final class RunningProgram: @unchecked Sendable {
+public final class RunningProgram: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
-    private let collected = Locked<String>("")
+    private let collected = Mutex("")
 
     init(executable: URL, arguments: [String]) throws {
         let output = Pipe()
@@ -71,22 +75,22 @@ final class RunningProgram: @unchecked Sendable {
         process.standardError = output
         try process.run()
         let reading = output.fileHandleForReading
-        Thread { [collected] in
+        Thread { [self] in
             while case let data = reading.availableData, !data.isEmpty {
-                collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                self.collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
         }.start()
     }
 
     /// Everything printed so far.
-    var output: String { collected.withLock { $0 } }
+    public var output: String { collected.withLock { $0 } }
 
-    func send(_ line: String) {
+    public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Waits until the output after the last `after` in it contains `text`; false after `timeout`.
-    func waitForOutput(_ text: String, after: String = "", timeout: TimeInterval = 60) -> Bool {
+    public func waitForOutput(_ text: String, after: String = "", timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let output = output
@@ -98,9 +102,15 @@ final class RunningProgram: @unchecked Sendable {
     }
 
     /// Ends its input and waits for it to exit; its exit status.
-    func finish() throws -> Int32 {
+    public func finish() throws -> Int32 {
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         return process.terminationStatus
     }
+}
+
+/// A transcript without the echo of a command a test sent.
+public struct MissingEcho: Error, CustomStringConvertible {
+    public let command: String
+    public var description: String { "the transcript never echoes the command \"\(command)\"" }
 }
