@@ -3,9 +3,15 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@Model final class Trip { var name: String ... }` becomes a persistent model: every stored
-/// `var` not marked `@Transient` reads and writes through the model's backing data, telling the
-/// class's observation registrar, and the class gains the schema metadata, the backing-data
+/// `var` not marked `@Transient` reads and writes through the model's backing data (see
+/// `PersistedPropertyMacro`), and the class gains the schema metadata, the backing-data
 /// initialiser and `PersistentModel` (which is `Observable`).
+///
+/// A model class may subclass another (`@Model class Car: Vehicle`), as on Apple platforms
+/// since iOS 26. The compiler tells which it is: it lists `PersistentModel` among the
+/// conformances to add only for a class that does not inherit it. A subclass keeps its
+/// superclass's backing data and overrides what is per class (metadata, constraints), calling
+/// up for the rest.
 public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -17,36 +23,89 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             throw MacroError("@Model applies to a class")
         }
         let typeName = classDecl.name.trimmedDescription
+        let superclass = protocols.isEmpty ? classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription : nil
         let properties = persistedProperties(of: declaration)
         let metadata = properties.map { property in
-            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\\(typeName).\(property.name), defaultValue: \(property.defaultValue), metadata: \(property.metadata))"
+            "SwiftData.Schema.PropertyMetadata(name: \(literal(property.name)), keypath: \\Root.\(property.name), defaultValue: \(property.defaultValue), metadata: \(property.metadata), binding: \(PersistedPropertyMacro.bindingName(of: property.name)))"
         }
         let constraints = freestandingKeyPaths(of: declaration, macro: "Unique")
         let indexes = freestandingKeyPaths(of: declaration, macro: "Index")
         let placeholders = properties.map { "_\($0.name) = SwiftData._SwiftDataNoType()" }
-        return [
-            "public var _$backingData = SwiftData.ModelBackingData()",
-            "private let _$observationRegistrar = Observation.ObservationRegistrar()",
+        // Swift gives properties their initial values (nil for an optional) through their init
+        // accessors before any initialiser's body; around existing backing data they are not
+        // values to keep, so `init(backingData:)` drops them.
+        let initialValues = PersistedPropertyMacro.initialValuesName(of: typeName)
+        let metadataFunction = metadataFunctionName(of: typeName)
+        let inheritedMetadata = superclass.map { "\($0).\(metadataFunctionName(of: $0))(rootedAt: root) + " } ?? ""
+        let overriding = superclass == nil ? "" : "override "
+        var members: [DeclSyntax] = [
+            "private var \(raw: initialValues): [SwiftData.ModelBackingData.InitialValue] = []",
             """
-            public var persistentBackingData: SwiftData.ModelBackingData {
-                get { _$backingData }
-                set { _$backingData = newValue }
+            public static func \(raw: metadataFunction)<Root: \(raw: typeName)>(rootedAt root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
+                \(raw: inheritedMetadata)[\(raw: metadata.joined(separator: ",\n"))]
             }
             """,
-            """
-            public static var schemaMetadata: [SwiftData.Schema.PropertyMetadata] {
-                [\(raw: metadata.joined(separator: ",\n"))]
-            }
-            """,
-            "public static var schemaUniquenessConstraints: [[String]] { \(raw: stringLists(constraints)) }",
-            "public static var schemaIndexes: [[String]] { \(raw: stringLists(indexes)) }",
-            """
-            public required init(backingData: SwiftData.ModelBackingData) {
-                \(raw: placeholders.joined(separator: "\n"))
-                self._$backingData = backingData
-            }
-            """,
+            "\(raw: overriding)public class var schemaMetadata: [SwiftData.Schema.PropertyMetadata] { \(raw: metadataFunction)(rootedAt: \(raw: typeName).self) }",
+            "\(raw: overriding)public class var schemaUniquenessConstraints: [[String]] { \(raw: stringLists(constraints)) }",
+            "\(raw: overriding)public class var schemaIndexes: [[String]] { \(raw: stringLists(indexes)) }",
         ]
+        if superclass != nil {
+            members += [
+                """
+                override public var persistentBackingData: SwiftData.ModelBackingData {
+                    get {
+                        let backing = super.persistentBackingData
+                        if !\(raw: initialValues).isEmpty { backing.adopt(&\(raw: initialValues)) }
+                        return backing
+                    }
+                    set { super.persistentBackingData = newValue }
+                }
+                """,
+                """
+                public required init(backingData: SwiftData.ModelBackingData) {
+                    \(raw: placeholders.joined(separator: "\n"))
+                    \(raw: initialValues) = []
+                    super.init(backingData: backingData)
+                }
+                """,
+            ]
+        } else {
+            members += [
+                // Made on first use, so a fetched model never makes one only to replace it.
+                "private var _$backingData: SwiftData.ModelBackingData?",
+                """
+                public var persistentBackingData: SwiftData.ModelBackingData {
+                    get {
+                        let backing: SwiftData.ModelBackingData
+                        if let existing = _$backingData {
+                            backing = existing
+                        } else {
+                            backing = SwiftData.ModelBackingData()
+                            _$backingData = backing
+                        }
+                        if !\(raw: initialValues).isEmpty { backing.adopt(&\(raw: initialValues)) }
+                        return backing
+                    }
+                    set { _$backingData = newValue }
+                }
+                """,
+                """
+                public required init(backingData: SwiftData.ModelBackingData) {
+                    \(raw: placeholders.joined(separator: "\n"))
+                    \(raw: initialValues) = []
+                    _$backingData = backingData
+                }
+                """,
+            ]
+        }
+        return members
+    }
+
+    /// The static function listing a model class's persisted properties, inherited ones first,
+    /// with key paths rooted at a given subclass, so that `\Car.make` names a property `Vehicle`
+    /// declares. Named after the class, since a subclass adds one of its own beside it.
+    static func metadataFunctionName(of typeName: String) -> String {
+        "_$persistedProperties_\(typeName.split(separator: ".").last.map(String.init) ?? typeName)"
     }
 
     public static func expansion(
@@ -66,7 +125,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        [try ExtensionDeclSyntax("extension \(type.trimmed): SwiftData.PersistentModel {}")]
+        // A subclass inherits the conformance; the compiler then lists nothing to add.
+        guard !protocols.isEmpty else { return [] }
+        return [try ExtensionDeclSyntax("extension \(type.trimmed): SwiftData.PersistentModel {}")]
     }
 
     struct Property {

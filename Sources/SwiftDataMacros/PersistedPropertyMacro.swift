@@ -2,35 +2,44 @@ import SwiftSyntax
 import SwiftSyntaxMacros
 
 /// What `@Model` puts on each persisted property: accessors through the backing data that
-/// report reads and writes to the class's observation registrar, an init
-/// accessor so the class's own initialisers assign it like a stored property, and a
-/// placeholder stored peer that init accessor initialises (Swift requires one to track
-/// definite initialisation).
+/// report reads and writes to its observation registrar, an init accessor so the class's own
+/// initialisers assign it like a stored property, and two peers: the property's binding (a
+/// static resolved once per class, so an access looks nothing up by name) and a placeholder
+/// stored property the init accessor initialises (Swift requires one to track definite
+/// initialisation).
+///
+/// The init accessor keeps the value in a list of the class's own (a subclass initialises its
+/// properties before its superclass has made the backing data); the model hands that list to
+/// its backing data the first time the backing data is asked for.
 public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingAccessorsOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [AccessorDeclSyntax] {
-        guard let name = propertyName(of: declaration) else { return [] }
+        guard let name = propertyName(of: declaration), let typeName = enclosingClassName(in: context) else { return [] }
+        let binding = "\(typeName).\(bindingName(of: name))"
+        let initialValues = initialValuesName(of: typeName)
         return [
             """
-            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            @storageRestrictions(accesses: \(raw: initialValues), initializes: _\(raw: name))
             init(initialValue) {
-                _$backingData.setInitialValue(initialValue, forKey: \(literal: name))
+                \(raw: initialValues).append(SwiftData.ModelBackingData.InitialValue(initialValue, for: \(raw: binding)))
                 _\(raw: name) = SwiftData._SwiftDataNoType()
             }
             """,
             """
             get {
-                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return _$backingData.getValue(forKey: \(literal: name))
+                let backing = persistentBackingData
+                backing.observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                return backing.getValue(for: \(raw: binding))
             }
             """,
             """
             set {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    _$backingData.setValue(newValue, forKey: \(literal: name), of: self)
+                let backing = persistentBackingData
+                backing.observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    backing.setValue(newValue, for: \(raw: binding), of: self)
                 }
             }
             """,
@@ -42,11 +51,25 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let name = propertyName(of: declaration) else { return [] }
-        return ["@Transient private var _\(raw: name): SwiftData._SwiftDataNoType"]
+        guard let name = propertyName(of: declaration), let typeName = enclosingClassName(in: context) else { return [] }
+        return [
+            "private static let \(raw: bindingName(of: name)) = SwiftData.ModelPropertyBinding.make(key: \(literal: name), keyPath: \\\(raw: typeName).\(raw: name))",
+            "@Transient private var _\(raw: name): SwiftData._SwiftDataNoType",
+        ]
     }
 
     static func propertyName(of declaration: some DeclSyntaxProtocol) -> String? {
         declaration.as(VariableDeclSyntax.self)?.bindings.first?.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
     }
+
+    static func enclosingClassName(in context: some MacroExpansionContext) -> String? {
+        context.lexicalContext.lazy.compactMap { $0.as(ClassDeclSyntax.self) }.first?.name.trimmedDescription
+    }
+
+    /// The static binding of property `name`.
+    static func bindingName(of name: String) -> String { "_$property_\(name)" }
+
+    /// The list of initial values of the class named `typeName`: one per class, private, so
+    /// a subclass's does not clash with its superclass's.
+    static func initialValuesName(of typeName: String) -> String { "_$initialValues_\(typeName)" }
 }

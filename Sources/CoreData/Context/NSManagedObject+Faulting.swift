@@ -27,13 +27,16 @@ extension NSManagedObject {
     }
 
     /// Applies `row` underneath the object's unsaved changes, which stay as they were: a
-    /// refresh or merge that keeps changes.
+    /// refresh or merge that keeps changes. The properties whose values moved join the current
+    /// event's changes, so observers can tell which keys of a refreshed object changed.
     func apply(_ row: RowSnapshot, keepingChangesIn context: NSManagedObjectContext) {
+        let before = values
         let keys = changedKeys
         let pending = keys.map { ($0, values[$0]) }
         apply(row, in: context)
         for (key, value) in pending { values[key] = value }
         changedKeys = keys
+        eventChangedKeys.formUnion(keysDiffering(from: before))
     }
 
     /// The properties whose values differ from `old` (an earlier copy of `values`): what a

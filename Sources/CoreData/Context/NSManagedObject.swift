@@ -232,6 +232,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         _modify { yield &ensureBookkeeping().eventChangedKeys }
     }
 
+    /// The names of the properties the current event changed, without their values: what
+    /// SwiftData tells a model's observers when a merge moved them.
+    package var keysChangedInCurrentEvent: Set<String> { eventChangedKeys.names }
+
     /// Errors from calls that cannot throw (an unknown key), thrown by the next save.
     var deferredErrors: [NSError] {
         get { bookkeeping?.deferredErrors ?? [] }

@@ -170,9 +170,7 @@ extension NSManagedObjectContext {
                 if object.faultFlag {
                     rowCache[id] = row
                 } else {
-                    let before = object.values
                     object.apply(row, keepingChangesIn: self)
-                    object.eventChangedKeys.formUnion(object.keysDiffering(from: before))
                 }
             }
             updatedObjects.insert(object)

@@ -16,6 +16,9 @@ public final class ModelContext {
     /// Whether changes save by themselves at the end of the main queue's current turn.
     public var autosaveEnabled = false
     private var autosaveScheduled = false
+    /// The observation of the managed object context's changes, which tells models' observers
+    /// of values merged in from other contexts' saves.
+    private var changeObservation: (any NSObjectProtocol)?
 
     public convenience init(_ container: ModelContainer) {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
@@ -30,6 +33,16 @@ public final class ModelContext {
         // updates the saved model: SwiftData's upsert.
         managedObjectContext.automaticallyMergesChangesFromParent = true
         managedObjectContext.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+        let observed = WeakModelContext(context: self)
+        changeObservation = NotificationCenter.default.addObserver(
+            forName: .NSManagedObjectContextObjectsDidChange, object: managedObjectContext, queue: nil
+        ) { notification in
+            observed.context?.notifyObserversOfRefreshedModels(notification.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>)
+        }
+    }
+
+    deinit {
+        if let changeObservation { NotificationCenter.default.removeObserver(changeObservation) }
     }
 
     /// Inserts `model`, and the models its relationships refer to, to be saved next time.
@@ -48,6 +61,7 @@ public final class ModelContext {
     /// Deletes every model of `model`'s type that `predicate` matches, at the next save.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
         let request: NSFetchRequest<NSManagedObject> = try FetchDescriptor<T>(predicate: predicate).fetchRequest()
+        request.includesSubentities = includeSubclasses
         for object in try managedObjectContext.fetch(request) {
             managedObjectContext.delete(object)
         }
@@ -122,11 +136,12 @@ public final class ModelContext {
         identifier.objectID ?? managedObjectContext.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: identifier.uri)
     }
 
-    /// The model wrapping `object`, made on first use.
+    /// The model wrapping `object`, made on first use, of the class of the object's entity (a
+    /// subclass's, for an object of a subentity).
     func model(for object: NSManagedObject) -> any PersistentModel {
         let backing = object as! ModelBackingObject
         if let model = backing.model { return model }
-        guard let type = container.schema.modelTypes[object.entity.name ?? ""] else {
+        guard let type = container.schema.modelType(of: object.entity) else {
             preconditionFailure("entity \(object.entity.name ?? "") has no model class in this container's schema")
         }
         let model = type.init(backingData: ModelBackingData(object: backing, context: self))
@@ -139,9 +154,8 @@ public final class ModelContext {
     func attach(_ model: any PersistentModel) -> ModelBackingObject {
         let backing = model.persistentBackingData
         if let object = backing.object { return object }
-        let entityName = String(describing: type(of: model))
-        guard let entity = container.schema.managedObjectModel.entitiesByName[entityName] else {
-            preconditionFailure("\(entityName) is not in this container's schema")
+        guard let entity = container.schema.entity(of: type(of: model)) else {
+            preconditionFailure("\(type(of: model)) is not in this container's schema")
         }
         let object = ModelBackingObject(entity: entity, insertInto: managedObjectContext)
         object.model = model
@@ -153,7 +167,7 @@ public final class ModelContext {
     func noteChange() {
         guard autosaveEnabled, !autosaveScheduled else { return }
         autosaveScheduled = true
-        let target = AutosaveTarget(context: self)
+        let target = WeakModelContext(context: self)
         DispatchQueue.main.async {
             guard let context = target.context, context.autosaveScheduled else { return }
             try? context.save()
@@ -161,8 +175,10 @@ public final class ModelContext {
     }
 }
 
-/// The context an autosave is for; only the main queue, where the main context lives, reads it.
-private struct AutosaveTarget: @unchecked Sendable {
+/// The context an autosave or a change observation is for, read only where the context is
+/// used: an autosave on the main queue, where the main context lives; a change notification on
+/// the managed object context's queue.
+private struct WeakModelContext: @unchecked Sendable {
     weak var context: ModelContext?
 }
 

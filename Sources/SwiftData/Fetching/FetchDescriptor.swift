@@ -27,10 +27,13 @@ public struct FetchDescriptor<T: PersistentModel>: @unchecked Sendable {
         self.sortBy = sortBy
     }
 
-    /// The Core Data request: entity, translated predicate, sort, window and prefetching.
+    /// The Core Data request: entity (its subentities' objects included, as a fetch of a model
+    /// class returns its subclasses' models), translated predicate, sort, window and
+    /// prefetching. Objects come back filled: a model is read as soon as it is fetched.
     func fetchRequest<Result>(resultType: NSFetchRequestResultType = .managedObjectResultType) throws -> NSFetchRequest<Result> {
         let request = NSFetchRequest<Result>(entityName: T.entityName)
         request.resultType = resultType
+        request.returnsObjectsAsFaults = false
         if let predicate { request.predicate = try NSPredicate.parseForeign(predicate) }
         var sortDescriptors: [NSSortDescriptor] = []
         for sort in sortBy { sortDescriptors.append(try Self.sortDescriptor(sort)) }

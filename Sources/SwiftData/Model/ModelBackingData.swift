@@ -1,16 +1,22 @@
-/// The persisted values of one model: kept in a dictionary until the model is inserted into a
-/// context, then read and written through its managed object.
+import Observation
+
+/// The persisted values of one model: kept aside until the model is inserted into a context,
+/// then read and written through its managed object.
 ///
-/// The `@Model` macro routes every persisted property here, by name.
+/// The `@Model` macro routes every persisted property here, through the property's
+/// `ModelPropertyBinding`, and reports reads and writes to the registrar held here, which the
+/// context also tells when values change underneath the model (a merge, a rollback, a refresh).
 public final class ModelBackingData {
     /// The managed object, once the model is inserted or fetched.
-    var object: ModelBackingObject?
-    /// Values assigned before insertion, as the Swift values given, each with the typed write
-    /// that moves it onto the managed object at insertion.
-    var pending: [String: (value: Any, write: (ModelBackingData) -> Void)] = [:]
+    @usableFromInline var object: ModelBackingObject?
+    /// Values assigned before insertion, in assignment order, each with its property's binding,
+    /// which moves it onto the managed object at insertion.
+    var pending: [InitialValue] = []
     /// Strong, so a model outlives no context it reads through (the context holds its objects,
     /// and an object only weakly its model, so this makes no cycle).
     var context: ModelContext?
+    /// The observers of the model's persisted properties.
+    public let observationRegistrar = ObservationRegistrar()
     /// The temporary identity of a model not yet inserted.
     private lazy var unattachedID = UUID()
 
@@ -21,75 +27,123 @@ public final class ModelBackingData {
         self.context = context
     }
 
-    public func setInitialValue<Value>(_ value: Value, forKey key: String) {
-        setValue(value, forKey: key)
-    }
+    /// A value a model's initialiser assigned, held by the model until its backing data is
+    /// first asked for: Swift runs a subclass's property initialisation before its superclass
+    /// has made the backing data.
+    public struct InitialValue {
+        let binding: ModelPropertyBinding
+        let value: Any
 
-    /// Sets a property of `owner` after initialisation. An unattached model that comes to
-    /// refer to an inserted one is inserted into the same context, as SwiftData does.
-    public func setValue<Value, Owner: PersistentModel>(_ value: Value, forKey key: String, of owner: Owner) {
-        setValue(value, forKey: key)
-        if object == nil, let context = ValueShape.models(in: value).lazy.compactMap(\.modelContext).first {
-            context.insert(owner)
+        public init<Value>(_ value: Value, for binding: ModelPropertyBinding) {
+            self.binding = binding
+            self.value = value
         }
     }
 
-    public func getValue<Value>(forKey key: String) -> Value {
+    /// Takes over the initial values a model level collected, emptying `values`.
+    public func adopt(_ values: inout [InitialValue]) {
+        let adopted = values
+        values = []
+        for initial in adopted { initial.binding.write(self, initial.value, initial.binding) }
+    }
+
+    /// The value of `binding`'s property. Inlinable, so that an attribute of a Core Data type
+    /// is read typed from its slot, specialised for the property's type.
+    @inlinable
+    public func getValue<Value>(for binding: ModelPropertyBinding) -> Value {
+        if binding.isDirect, let object { return object.managedValue(for: binding.managed) }
+        return convertedValue(for: binding)
+    }
+
+    /// Sets `binding`'s property of `owner`. An unattached model that comes to refer to an
+    /// inserted one is inserted into the same context, as SwiftData does.
+    @inlinable
+    public func setValue<Value, Owner: PersistentModel>(_ value: Value, for binding: ModelPropertyBinding, of owner: Owner) {
+        setValue(value, for: binding)
+        if object == nil { insertAlongsideRelatedModels(owner, value: value) }
+    }
+
+    /// Sets `binding`'s property.
+    @inlinable
+    public func setValue<Value>(_ value: Value, for binding: ModelPropertyBinding) {
+        if binding.isDirect, let object {
+            object.setManagedValue(value, for: binding.managed)
+            noteChange()
+            return
+        }
+        setConvertedValue(value, for: binding)
+    }
+
+    /// The read of anything but an attached model's Core Data-typed attribute: a value not yet
+    /// inserted, a converted attribute, a relationship.
+    @usableFromInline
+    func convertedValue<Value>(for binding: ModelPropertyBinding) -> Value {
         guard let object else {
-            if let value = pending[key]?.value as? Value { return value }
-            return ValueShape.of(Value.self).emptyValue(as: Value.self)
+            if let initial = pending.last(where: { $0.binding === binding }), let value = initial.value as? Value { return value }
+            return binding.shape.emptyValue(as: Value.self)
         }
-        switch ValueShape.of(Value.self) {
+        switch binding.shape {
         case .direct:
-            return object.managedValue(forKey: key)
+            return object.managedValue(for: binding.managed)
         case .converted(let coding):
-            return coding.decode(object.value(forKey: key), as: Value.self)
+            return coding.decode(object.managedValue(for: binding.managed) as Any?, as: Value.self)
         case .toOne(_, let optional):
-            let related = (object.value(forKey: key) as? NSManagedObject).map { context!.model(for: $0) }
+            let related = (object.managedValue(for: binding.managed) as NSManagedObject?).map { context!.model(for: $0) }
             return optional ? ValueShape.wrapOptional(related, as: Value.self) : related as! Value
         case .toMany(_, let optional):
-            let models = ModelBackingData.members(of: object.value(forKey: key)).map { context!.model(for: $0) }
+            let models = ModelBackingData.members(of: object.managedValue(for: binding.managed) as Any?).map { context!.model(for: $0) }
             return ValueShape.makeArray(models, as: Value.self, optional: optional)
         }
     }
 
-    public func setValue<Value>(_ value: Value, forKey key: String) {
+    @usableFromInline
+    func setConvertedValue<Value>(_ value: Value, for binding: ModelPropertyBinding) {
         guard let object, let context else {
-            pending[key] = (value, { $0.setValue(value, forKey: key) })
+            pending.append(InitialValue(value, for: binding))
             return
         }
-        switch ValueShape.of(Value.self) {
+        switch binding.shape {
         case .direct:
-            object.setManagedValue(value, forKey: key)
+            object.setManagedValue(value, for: binding.managed)
         case .converted(let coding):
-            object.setValue(coding.encode(value), forKey: key)
+            object.setValue(coding.encode(value), forKey: binding.key)
         case .toOne:
             let model = ValueShape.unwrap(value) as? any PersistentModel
-            object.setValue(model.map { context.attach($0) }, forKey: key)
+            object.setValue(model.map { context.attach($0) }, forKey: binding.key)
         case .toMany:
             let models = ValueShape.models(in: value)
-            object.setValue(Set(models.map { context.attach($0) as NSManagedObject }), forKey: key)
+            object.setValue(Set(models.map { context.attach($0) as NSManagedObject }), forKey: binding.key)
         }
         context.noteChange()
+    }
+
+    @usableFromInline
+    func noteChange() {
+        context?.noteChange()
+    }
+
+    @usableFromInline
+    func insertAlongsideRelatedModels<Owner: PersistentModel>(_ owner: Owner, value: Any) {
+        if let context = ValueShape.models(in: value).lazy.compactMap(\.modelContext).first {
+            context.insert(owner)
+        }
     }
 
     /// Moves the pending values onto `object`, now registered in `context`.
     func attach(to object: ModelBackingObject, in context: ModelContext) {
         self.object = object
         self.context = context
-        let values = pending
-        pending = [:]
-        for (_, value) in values { value.write(self) }
-    }
-
-    /// The models a pending value refers to, which are inserted along with this one.
-    var pendingRelatedModels: [any PersistentModel] {
-        pending.values.flatMap { ValueShape.models(in: $0.value) }
+        adopt(&pending)
     }
 
     func persistentModelID(entityName: String) -> PersistentIdentifier {
         if let object { return PersistentIdentifier(object.objectID) }
         return PersistentIdentifier(unattachedEntityName: entityName, id: unattachedID)
+    }
+
+    /// Tells `model`'s observers that the properties `bindings` name changed underneath it.
+    func notifyObservers(of model: any PersistentModel, changed bindings: some Sequence<ModelPropertyBinding>) {
+        for binding in bindings { binding.notify(model, observationRegistrar) }
     }
 
     /// The objects of a to-many value, whatever collection the context hands back.

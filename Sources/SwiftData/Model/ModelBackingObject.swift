@@ -1,6 +1,17 @@
 /// The managed object behind a model: every entity of a SwiftData schema uses this class, so a
 /// fetched object can find (or make) the model that wraps it.
+@usableFromInline
 final class ModelBackingObject: NSManagedObject {
     /// Weak: the model holds its object, and a model nobody holds is made again on demand.
     weak var model: (any PersistentModel)?
+
+    /// The values are gone (a rollback, a refresh that drops them, a reset): whoever observed
+    /// the model's properties reads them again.
+    override func didTurnIntoFault() {
+        super.didTurnIntoFault()
+        guard let model else { return }
+        let backing = model.persistentBackingData
+        guard let bindings = backing.context?.container.schema.bindings(of: entity) else { return }
+        backing.notifyObservers(of: model, changed: bindings.values)
+    }
 }

@@ -10,15 +10,17 @@
 ///     init(name: String, start: Date) { self.name = name; self.start = start }
 /// }
 /// ```
-@attached(member, names: named(_$backingData), named(_$observationRegistrar), named(persistentBackingData), named(schemaMetadata),
-          named(schemaUniquenessConstraints), named(schemaIndexes), named(init))
+/// A subclass of a model class is a model too (`@Model class Car: Vehicle`); list both in the
+/// schema, which maps them onto a Core Data entity and its subentity, in one table.
+@attached(member, conformances: PersistentModel, names: named(_$backingData), named(persistentBackingData), named(schemaMetadata),
+          named(schemaUniquenessConstraints), named(schemaIndexes), named(init), arbitrary)
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel)
 public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMacro")
 
 /// What `@Model` puts on each persisted property; not written by hand.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(_$property_))
 public macro _PersistedProperty() = #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
 
 /// Options of a persisted attribute: uniqueness, external storage, the name it had before a

@@ -20,7 +20,7 @@ extension PersistentModel {
 
     /// The model's identity: temporary until the model's context saves it.
     public var persistentModelID: PersistentIdentifier {
-        persistentBackingData.persistentModelID(entityName: Self.entityName)
+        persistentBackingData.persistentModelID(entityName: String(describing: type(of: self)))
     }
 
     public var id: PersistentIdentifier { persistentModelID }

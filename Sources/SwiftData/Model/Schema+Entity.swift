@@ -8,6 +8,10 @@ extension Schema {
         public internal(set) var uniquenessConstraints: [[String]] = []
         /// Each index's property names.
         public internal(set) var indices: [[String]] = []
+        /// The entity of the model's superclass, when that class is in the schema too.
+        public internal(set) weak var superentity: Schema.Entity?
+        /// The entities of the model's subclasses in the schema.
+        public internal(set) var subentities: Set<Schema.Entity> = []
         /// The Core Data entity this one maps to.
         public let entityDescription: NSEntityDescription
 
@@ -15,6 +19,8 @@ extension Schema {
             self.name = name
             self.entityDescription = entityDescription
         }
+
+        public var superentityName: String? { superentity?.name }
 
         public var attributesByName: [String: Schema.Attribute] {
             Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })

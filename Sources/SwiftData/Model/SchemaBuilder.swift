@@ -33,10 +33,13 @@ struct SchemaBuilder {
             description.name = name
             description.managedObjectClassName = Self.backingClassName
             let entity = Schema.Entity(name: name, entityDescription: description)
+            // A subclass's entity inherits its superclass's properties, as a Core Data subentity.
+            let inherited = Set(modelSuperclass(of: type)?.schemaMetadata.map(\.name) ?? [])
             var properties: [NSPropertyDescription] = []
             var constraints = type.schemaUniquenessConstraints
             for metadata in type.schemaMetadata {
                 ForeignKeyPathNaming.register(metadata.name, for: metadata.keypath)
+                guard !inherited.contains(metadata.name) else { continue }
                 let valueType = Swift.type(of: metadata.keypath).valueType
                 switch ValueShape.of(valueType) {
                 case .toOne(let destination, let optional), .toMany(let destination, let optional):
@@ -76,16 +79,50 @@ struct SchemaBuilder {
                 }
             }
             description.properties = properties
-            description.indexes = Self.fetchIndexes(type.schemaIndexes, of: description)
             description.uniquenessConstraints = constraints
             entity.uniquenessConstraints = constraints
             entity.indices = type.schemaIndexes
             entities.append(entity)
         }
+        linkSubentities(entities, typesByName: typesByName)
+        for entity in entities {
+            guard let type = typesByName[entity.name] else { continue }
+            entity.entityDescription.indexes = Self.fetchIndexes(type.schemaIndexes, of: entity.entityDescription)
+        }
         resolveInverses(relationships.map { ($0.schema, $0.description, $0.owner, $0.destination, $0.entity.entityDescription) }, entities: entities)
         let model = NSManagedObjectModel()
         model.entities = entities.map(\.entityDescription)
         return Built(entities: entities, model: model, types: typesByName)
+    }
+
+    /// The nearest superclass of `type` that is one of the schema's models: its entity is the
+    /// superentity of `type`'s.
+    func modelSuperclass(of type: any PersistentModel.Type) -> (any PersistentModel.Type)? {
+        var current: AnyClass? = _getSuperclass(type)
+        while let candidate = current {
+            if let model = types.first(where: { ObjectIdentifier($0) == ObjectIdentifier(candidate) }) { return model }
+            current = _getSuperclass(candidate)
+        }
+        return nil
+    }
+
+    /// Makes each subclass's entity a subentity of its superclass's, and gives the schema's
+    /// entity the properties it inherits, superclasses first.
+    private func linkSubentities(_ entities: [Schema.Entity], typesByName: [String: any PersistentModel.Type]) {
+        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
+        var linked = Set<String>()
+        func link(_ entity: Schema.Entity) {
+            guard linked.insert(entity.name).inserted,
+                  let type = typesByName[entity.name], let parentType = modelSuperclass(of: type),
+                  let parent = byName[parentType.entityName] else { return }
+            link(parent)
+            parent.entityDescription.subentities.append(entity.entityDescription)
+            entity.superentity = parent
+            parent.subentities.insert(entity)
+            entity.attributes.formUnion(parent.attributes)
+            entity.relationships.formUnion(parent.relationships)
+        }
+        for entity in entities { link(entity) }
     }
 
     private static func identityKeyPath<T: PersistentModel>(of type: T.Type) -> AnyKeyPath {
@@ -130,7 +167,7 @@ struct SchemaBuilder {
         // Declared inverses first, then the unambiguous pairs left.
         for (index, relationship) in relationships.enumerated() {
             guard let keyPath = relationship.schema.inverseKeyPath,
-                  let other = relationships.firstIndex(where: { same($0.owner, relationship.destination) && keyPathName(keyPath, in: relationship.destination) == $0.schema.name }) else { continue }
+                  let other = relationships.firstIndex(where: { isModel(relationship.destination, ofClass: $0.owner) && keyPathName(keyPath, in: relationship.destination) == $0.schema.name }) else { continue }
             pair(index, other)
         }
         for (index, relationship) in relationships.enumerated() where relationship.description.inverseRelationship == nil {
@@ -144,6 +181,16 @@ struct SchemaBuilder {
 
     private func same(_ one: any PersistentModel.Type, _ other: any PersistentModel.Type) -> Bool {
         ObjectIdentifier(one) == ObjectIdentifier(other)
+    }
+
+    /// Whether `type` is `ancestor` or one of its subclasses.
+    private func isModel(_ type: any PersistentModel.Type, ofClass ancestor: any PersistentModel.Type) -> Bool {
+        var current: AnyClass? = type
+        while let candidate = current {
+            if ObjectIdentifier(candidate) == ObjectIdentifier(ancestor) { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     private func keyPathName(_ keyPath: AnyKeyPath, in type: any PersistentModel.Type) -> String? {

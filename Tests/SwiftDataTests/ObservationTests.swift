@@ -1,0 +1,85 @@
+import Foundation
+import Observation
+import SwiftData
+import Synchronization
+import Testing
+
+/// A model's observers hear of values that change underneath it, not only of its own sets.
+@Suite("Observing models")
+struct ObservationTests {
+    /// Counts `onChange` calls, which come on whatever thread made the change.
+    final class Changes: Sendable {
+        private let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+        func note() { count.withLock { $0 += 1 } }
+
+        /// Waits until a change came, for changes another context's queue delivers.
+        func wait() async throws {
+            for _ in 0..<500 where value == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    private func track(_ read: @escaping () -> Void) -> Changes {
+        let changes = Changes()
+        withObservationTracking(read) { changes.note() }
+        return changes
+    }
+
+    @Test func aMergeOfAnotherContextsSaveTellsObserversOfTheMergedProperties() async throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        let writer = ModelContext(container)
+        let written = Trip(name: "Lisbon", nights: 2)
+        writer.insert(written)
+        try writer.save()
+
+        let reader = ModelContext(container)
+        let trip = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)
+        #expect(trip.nights == 2)
+        let nights = track { _ = trip.nights }
+        let start = track { _ = trip.start }
+        written.nights = 5
+        try writer.save()
+        try await nights.wait()
+        #expect(nights.value == 1)
+        #expect(start.value == 0, "a property the merge did not change is not reported")
+        #expect(trip.nights == 5)
+    }
+
+    @Test func aRollbackTellsObserversOfTheRevertedValues() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let trip = Trip(name: "Lisbon", nights: 2)
+        context.insert(trip)
+        try context.save()
+        trip.nights = 9
+        let nights = track { _ = trip.nights }
+        context.rollback()
+        #expect(nights.value == 1)
+        #expect(trip.nights == 2)
+    }
+
+    @Test func aRefreshTellsObservers() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        let trip = Trip(name: "Lisbon", nights: 2)
+        let edited = Trip(name: "Porto", nights: 1)
+        context.insert(trip)
+        context.insert(edited)
+        try context.save()
+        // Another container (another coordinator) changes the file; nothing merges that here.
+        let other = ModelContext(try directory.container(Trip.self, Stop.self))
+        let porto = "Porto"
+        try #require(try other.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == porto })).first).nights = 7
+        try other.save()
+
+        edited.rating = 4
+        let name = track { _ = trip.name }
+        let nights = track { _ = edited.nights }
+        let start = track { _ = edited.start }
+        context.managedObjectContext.refreshAllObjects()
+        #expect(name.value == 1, "an object without changes drops its values")
+        #expect(nights.value == 1, "an object keeping its changes is read again underneath them")
+        #expect(start.value == 0, "a property the store did not change is not reported")
+        #expect(trip.name == "Lisbon" && edited.nights == 7 && edited.rating == 4)
+    }
+}
