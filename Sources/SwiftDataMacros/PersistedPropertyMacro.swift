@@ -24,7 +24,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             @storageRestrictions(accesses: \(raw: initialValues), initializes: _\(raw: name))
             init(initialValue) {
-                \(raw: initialValues).append(SwiftData.ModelBackingData.InitialValue(initialValue, for: \(raw: binding)))
+                SwiftData.ModelBackingData.collect(initialValue, for: \(raw: binding), into: &\(raw: initialValues))
                 _\(raw: name) = SwiftData._SwiftDataNoType()
             }
             """,

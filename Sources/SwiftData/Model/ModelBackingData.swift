@@ -31,20 +31,40 @@ public final class ModelBackingData {
     /// first asked for: Swift runs a subclass's property initialisation before its superclass
     /// has made the backing data.
     public struct InitialValue {
-        let binding: ModelPropertyBinding
-        let value: Any
+        @usableFromInline let binding: ModelPropertyBinding
+        @usableFromInline let value: Any
 
+        @inlinable
         public init<Value>(_ value: Value, for binding: ModelPropertyBinding) {
             self.binding = binding
             self.value = value
         }
     }
 
+    /// Adds `value` to a model level's initial values: what a persisted property's init
+    /// accessor does. The list is made with room for a typical model's properties, so that a
+    /// new model does not grow it one reallocation at a time.
+    @inlinable
+    public static func collect<Value>(_ value: Value, for binding: ModelPropertyBinding, into values: inout [InitialValue]) {
+        if values.capacity == 0 { values.reserveCapacity(8) }
+        values.append(InitialValue(value, for: binding))
+    }
+
     /// Takes over the initial values a model level collected, emptying `values`.
     public func adopt(_ values: inout [InitialValue]) {
         let adopted = values
         values = []
-        for initial in adopted { initial.binding.write(self, initial.value, initial.binding) }
+        take(adopted)
+    }
+
+    /// Keeps `values` until insertion (the list itself, when nothing waits yet), or writes them
+    /// onto the managed object.
+    private func take(_ values: [InitialValue]) {
+        guard object != nil else {
+            if pending.isEmpty { pending = values } else { pending += values }
+            return
+        }
+        for initial in values { initial.binding.write(self, initial.value, initial.binding) }
     }
 
     /// The value of `binding`'s property. Inlinable, so that an attribute of a Core Data type
@@ -133,7 +153,9 @@ public final class ModelBackingData {
     func attach(to object: ModelBackingObject, in context: ModelContext) {
         self.object = object
         self.context = context
-        adopt(&pending)
+        let waiting = pending
+        pending = []
+        take(waiting)
     }
 
     func persistentModelID(entityName: String) -> PersistentIdentifier {
