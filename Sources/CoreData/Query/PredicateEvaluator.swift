@@ -171,7 +171,7 @@ struct PredicateEvaluator {
             guard case .single(let fetch as any ExpressionFetchRequest) = try rawValue(of: request, &context) else {
                 throw PredicateError.semantic("FETCH needs a fetch request as its first argument")
             }
-            guard case .single(let fetchContext as NSManagedObjectContext) = try rawValue(of: contextNode, &context) else {
+            guard case .single(let fetchContext) = try rawValue(of: contextNode, &context) else {
                 throw PredicateError.semantic("FETCH needs a managed object context as its second argument")
             }
             return KeyPathReader.Value(try fetch.expressionResults(in: fetchContext, countOnly: countOnly))
