@@ -83,6 +83,22 @@ struct InheritanceTests {
         #expect(try context.fetchCount(FetchDescriptor<Vehicle>()) == 3)
     }
 
+    @Test func aTypeCheckInAPredicateSelectsAClassAndItsSubclasses() throws {
+        let context = ModelContext(try ModelContainer(for: Schema(vehicleModels), configurations: [ModelConfiguration(isStoredInMemoryOnly: true)]))
+        context.insert(Vehicle(make: "Ford", year: 1960))
+        context.insert(Car(make: "Volvo", year: 2001, doors: 4))
+        context.insert(Truck(make: "MAN", year: 1999, capacity: 8))
+        context.insert(DumpTruck(make: "Scania", capacity: 30))
+        try context.save()
+        let trucks = try context.fetch(FetchDescriptor<Vehicle>(predicate: #Predicate { $0 is Truck }, sortBy: [SortDescriptor(\.make)]))
+        #expect(trucks.map(\.make) == ["MAN", "Scania"])
+        let recentCars = #Predicate<Vehicle> { $0 is Car && $0.year > 2000 }
+        // An unsaved car takes part too, evaluated in memory.
+        context.insert(Car(make: "Saab", year: 2005, doors: 2))
+        #expect(try context.fetch(FetchDescriptor(predicate: recentCars, sortBy: [SortDescriptor(\.make)])).map(\.make) == ["Saab", "Volvo"])
+        #expect(try context.fetchCount(FetchDescriptor<Vehicle>(predicate: #Predicate { !($0 is Truck) })) == 3)
+    }
+
     @Test func aRelationshipToTheBaseClassHoldsSubclasses() throws {
         let directory = TemporaryDirectory()
         let container = try container(directory)

@@ -350,3 +350,22 @@ extension PredicateExpressions.Negation: BooleanPredicateExpression {
         .not(try translator.predicate(wrapped))
     }
 }
+
+/// `$0 is Car`: the object's entity is the class's or a subclass's. Only classes that stand
+/// for entities (`ForeignModelClasses`) translate.
+extension PredicateExpressions.TypeCheck: BooleanPredicateExpression {
+    func predicateNode(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {
+        guard let entities = ForeignModelClasses.entities(of: Desired.self) else { throw FoundationPredicateTranslator.unsupported(self) }
+        return .disjunction(try translator.values(input).map { base in
+            let entity: ExpressionNode = switch base.node {
+            case .evaluatedObject, .variable: .keyPath(base: base.node, components: ["entity"])
+            case .keyPath(let root, let prefix): .keyPath(base: root, components: prefix + ["entity"])
+            default: throw FoundationPredicateTranslator.unsupported(self)
+            }
+            let matches = try entities.map { described in
+                PredicateNode.comparison(ComparisonNode(entity, .equal, try PredicateParser.expression(forArgument: described, depth: 0)))
+            }
+            return .conjunction(base.conditions + [.disjunction(matches)])
+        })
+    }
+}

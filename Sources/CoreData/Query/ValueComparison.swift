@@ -120,6 +120,11 @@ enum ValueComparison {
     /// Managed objects and object IDs are equal when their IDs are; anything else by `==`.
     static func objectsEqual(_ lhs: Any, _ rhs: Any) -> Bool {
         if let left = objectID(of: lhs), let right = objectID(of: rhs) { return left == right }
+        // Entities match by name, as in SQL, where an entity constant stands for the entity of
+        // that name in the statement's model (another load of the same model is the same entity).
+        if let left = lhs as? NSEntityDescription, let right = rhs as? NSEntityDescription {
+            return left === right || (left.name != nil && left.name == right.name)
+        }
         return OpaqueValue(lhs) == OpaqueValue(rhs)
     }
 

@@ -85,6 +85,11 @@ struct SchemaBuilder {
             entities.append(entity)
         }
         linkSubentities(entities, typesByName: typesByName)
+        // In a `#Predicate`, `$0 is Car` is the object's entity being Car's or a subclass's.
+        for entity in entities {
+            guard let type = typesByName[entity.name] else { continue }
+            ForeignModelClasses.register(Self.entityWithDescendants(entity).map(\.entityDescription), for: type)
+        }
         for entity in entities {
             guard let type = typesByName[entity.name] else { continue }
             entity.entityDescription.indexes = Self.fetchIndexes(type.schemaIndexes, of: entity.entityDescription)
@@ -104,6 +109,10 @@ struct SchemaBuilder {
             current = _getSuperclass(candidate)
         }
         return nil
+    }
+
+    private static func entityWithDescendants(_ entity: Schema.Entity) -> [Schema.Entity] {
+        [entity] + entity.subentities.flatMap(entityWithDescendants)
     }
 
     /// Makes each subclass's entity a subentity of its superclass's, and gives the schema's
