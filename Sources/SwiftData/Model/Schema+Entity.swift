@@ -2,7 +2,9 @@
 extension Schema {
     public final class Entity: Hashable, @unchecked Sendable {
         public let name: String
+        /// The attributes, inherited ones included (as Core Data's `attributesByName`).
         public internal(set) var attributes: Set<Schema.Attribute> = []
+        /// The relationships, inherited ones included.
         public internal(set) var relationships: Set<Schema.Relationship> = []
         /// Each constraint's property names (compound when several).
         public internal(set) var uniquenessConstraints: [[String]] = []
