@@ -1,26 +1,38 @@
-/// What the PostgreSQL store asks of one connection to the server.
+/// What the PostgreSQL store asks of one connection to the server: one call per statement.
 ///
-/// The `CoreDataPostgreSQL` product implements it on postgres-nio and installs it
-/// (`PostgreSQLDriver`), so that `import CoreData` alone never builds a network stack. Calls
-/// block the calling thread (a context's queue) until the server answers; the driver waits on
-/// its event loop, never the other way round.
+/// Why this shape:
+/// - A protocol here, implemented by the `CoreDataPostgreSQL` product on postgres-nio and
+///   installed through `PostgreSQLDriver`, so that `import CoreData` alone never builds a network
+///   stack. What the driver needs of this module (`SQLRow`, `SQLValue`, `PostgreSQLFailure`) is
+///   `package`, nothing more.
+/// - Synchronous: the callers are contexts' queues, which wait for the server; the driver waits
+///   on its event loop's answer, never the other way round, and a wait ends when the connection
+///   closes without answering.
+/// - Rows are handed to `row` on the calling thread one at a time, as they arrive, while later
+///   ones are still on the wire, and are let go when it returns: nothing collects a result
+///   first. The row reads each column from the bytes received (`SQLRow`), so no values are
+///   decoded that the reader does not ask for. It comes as `any SQLRow` because its type is the
+///   driver's, which this module cannot name.
+/// - `row` may throw (a row the model cannot read): the driver then stops handing rows on, has
+///   the rest of the result read and discarded so that the connection stays usable for the next
+///   statement, and rethrows that error unchanged. The driver's own failures are
+///   `PostgreSQLFailure`s.
+/// - `execute` returns only the count of rows written: everything else a statement answers
+///   comes as rows (`RETURNING`).
 package protocol PostgreSQLConnection: AnyObject, Sendable {
-    /// Runs one statement with its bound values; returns its rows (none for most writes) and
-    /// the number of rows it inserted, updated or deleted.
-    func execute(_ sql: String, _ bindings: [SQLValue]) throws -> PostgreSQLResult
+    /// Runs one statement with its bound values, hands each row of its result to `row`, and
+    /// returns the number of rows it inserted, updated or deleted.
+    func execute(_ sql: String, _ bindings: [SQLValue], row: (any SQLRow) throws -> Void) throws -> Int
     /// Whether the connection can still be used (the server may have closed it).
     var isOpen: Bool { get }
     func close()
 }
 
-/// The rows and row count of one statement.
-package struct PostgreSQLResult: Sendable {
-    package var rows: [[SQLValue]]
-    package var affectedRows: Int
-
-    package init(rows: [[SQLValue]], affectedRows: Int) {
-        self.rows = rows
-        self.affectedRows = affectedRows
+extension PostgreSQLConnection {
+    /// Runs a statement whose rows, if any, nobody reads.
+    @discardableResult
+    package func execute(_ sql: String, _ bindings: [SQLValue]) throws -> Int {
+        try execute(sql, bindings) { _ in }
     }
 }
 

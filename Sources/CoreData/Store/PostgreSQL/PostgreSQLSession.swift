@@ -3,17 +3,22 @@
 struct PostgreSQLSession {
     let connection: any PostgreSQLConnection
 
-    func query(_ sql: String, _ bindings: [SQLValue] = [], row: (SQLValueRow) throws -> Void) throws {
-        for values in try connection.execute(sql, bindings).rows { try row(SQLValueRow(values: values)) }
+    /// Hands `row` each row of `sql`'s result as it arrives from the server.
+    func query(_ sql: String, _ bindings: [SQLValue] = [], row: (PostgreSQLRow) throws -> Void) throws {
+        _ = try connection.execute(sql, bindings) { try row(PostgreSQLRow(received: $0)) }
     }
 
     @discardableResult
     func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
-        try connection.execute(sql, bindings).affectedRows
+        try connection.execute(sql, bindings)
     }
 
     func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
-        try connection.execute(sql, bindings).rows.first?.first
+        var first: SQLValue?
+        _ = try connection.execute(sql, bindings) { row in
+            if first == nil, row.columnCount > 0 { first = row.value(at: 0) }
+        }
+        return first
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.

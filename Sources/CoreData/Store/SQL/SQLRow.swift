@@ -1,7 +1,8 @@
-/// One result row, read column by column: SQLite's statement in place, or the values a
-/// PostgreSQL connection received. Decoding (`SQLValueCoding`, `SQLRowDecoder`) is written once
-/// against this and specialised for each.
-protocol SQLRow {
+/// One result row, read column by column: SQLite's statement in place, or the cells a
+/// PostgreSQL connection received (the driver's row, `CoreDataPostgreSQL`, hence `package`).
+/// Decoding (`SQLValueCoding`, `SQLRowDecoder`) is written once against this and specialised for
+/// each.
+package protocol SQLRow {
     func value(at column: Int32) -> SQLValue
     func int64(at column: Int32) -> Int64
     func double(at column: Int32) -> Double
@@ -16,11 +17,12 @@ extension SQLRow {
 }
 
 /// What a column of a row holds, whatever type the table declared.
-enum SQLStorageClass {
+package enum SQLStorageClass {
     case null, integer, real, text, blob
 }
 
-/// A row already read into values (a PostgreSQL result).
+/// A row already read into values: a row kept after its statement moved on (rows ordered in
+/// Swift, `SwiftOrdering`).
 struct SQLValueRow: SQLRow {
     let values: [SQLValue]
 
@@ -37,41 +39,11 @@ struct SQLValueRow: SQLRow {
 
     func value(at column: Int32) -> SQLValue { values[Int(column)] }
 
-    func int64(at column: Int32) -> Int64 {
-        switch values[Int(column)] {
-        case .integer(let number): number
-        case .real(let number): Int64(number)
-        case .text(let text): Int64(text) ?? 0
-        default: 0
-        }
-    }
+    func int64(at column: Int32) -> Int64 { values[Int(column)].int64Value }
 
-    func double(at column: Int32) -> Double {
-        switch values[Int(column)] {
-        case .integer(let number): Double(number)
-        case .real(let number): number
-        case .text(let text): Double(text) ?? 0
-        default: 0
-        }
-    }
+    func double(at column: Int32) -> Double { values[Int(column)].doubleValue }
 
-    func text(at column: Int32) -> String {
-        switch values[Int(column)] {
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .text(let text): text
-        case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
-        case .null: ""
-        }
-    }
+    func text(at column: Int32) -> String { values[Int(column)].textValue }
 
-    func storageClass(at column: Int32) -> SQLStorageClass {
-        switch values[Int(column)] {
-        case .null: .null
-        case .integer: .integer
-        case .real: .real
-        case .text: .text
-        case .blob: .blob
-        }
-    }
+    func storageClass(at column: Int32) -> SQLStorageClass { values[Int(column)].storageClass }
 }
