@@ -17,7 +17,7 @@ public final class ManagedPropertyBinding: Sendable {
     enum Slot: Equatable {
         /// A stored or transient attribute, at its ordinal.
         case attribute(Int)
-        /// A persistent to-one relationship: the slot holds the related object.
+        /// A persistent to-one relationship: the slot holds the related object's ID.
         case toOne(Int)
         /// A persistent to-many relationship: the slot holds its loaded members.
         case toMany(Int)

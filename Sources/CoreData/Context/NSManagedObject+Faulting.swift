@@ -5,19 +5,13 @@ extension NSManagedObject {
         context.fulfillFault(self)
     }
 
-    /// Fills the object from `row`, resolving to-one IDs to objects of the same context.
-    ///
-    /// Attribute values are copied as they are (same ordinals, same stored form); only to-one
-    /// destinations need work, each a look-up in the context.
+    /// Fills the object from `row`, sharing the row's values as they are (same ordinals, same
+    /// stored form, to-one destinations as IDs the context resolves when they are read).
     func apply(_ row: RowSnapshot, in context: NSManagedObjectContext) {
         committed = row
         var newValues = ObjectValues(row: row.values)
-        let index = newValues.index
-        for ordinal in index.toOneOrdinals {
-            if case .objectID(let target)? = row.values[ordinal: ordinal] { newValues[ordinal: ordinal] = .object(context.object(with: target)) }
-        }
         if !faultFlag {
-            for ordinal in index.toManyOrdinals {
+            for ordinal in newValues.index.toManyOrdinals {
                 if case .members(let loaded)? = values[ordinal: ordinal] { newValues[ordinal: ordinal] = .members(loaded) }
             }
         }

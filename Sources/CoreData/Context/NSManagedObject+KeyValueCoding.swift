@@ -127,6 +127,7 @@ extension NSManagedObject {
 
     /// The stored value without access notifications; to-many relationships as `NSSet`.
     public func primitiveValue(forKey key: String) -> Any? {
+        if let ordinal = propertyIndex.ordinals[key] { return primitiveValue(at: ordinal) }
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         let value = values[key]
@@ -139,7 +140,11 @@ extension NSManagedObject {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         willChangeStoredValue(forKey: key)
-        values[key] = value
+        if let ordinal = propertyIndex.ordinals[key], let object = unwrapOptional(value) as? NSManagedObject {
+            values[ordinal: ordinal] = toOneSlot(for: object)
+        } else {
+            values[key] = value
+        }
         // Not a change by itself; the `didChangeValue(forKey:)` that follows in a hand-written
         // setter records it.
         if entity.propertiesByName[key] != nil { primitivelyChangedKeys.insert(key) }
@@ -217,7 +222,7 @@ extension NSManagedObject {
     func readForManagedAccess(_ binding: ManagedPropertyBinding) -> ManagedRead {
         switch slot(of: binding) {
         case .attribute(let ordinal): readAttribute(at: ordinal, forKey: binding.key)
-        case .toOne(let ordinal): readRelationship(forKey: binding.key) { toOneValue(at: ordinal) }
+        case .toOne(let ordinal): readRelationship(forKey: binding.key) { primitiveValue(at: ordinal) }
         case .toMany(let ordinal): readRelationship(forKey: binding.key) { toManyValue(at: ordinal, forKey: binding.key) }
         case .elsewhere: .notAnAttribute
         }
@@ -300,7 +305,31 @@ extension NSManagedObject {
     public func setManagedValue<T>(_ newValue: T, for binding: ManagedPropertyBinding) {
         if let form = TypedAttributeValue.storedForm(of: newValue),
            setStoredValueForTypedWrite(form.stored, from: form.source, at: attributeOrdinal(of: binding), forKey: binding.key) { return }
-        setValueThroughKeyValueCoding(newValue, forKey: binding.key)
+        setValue(newValue, through: binding)
+    }
+
+    /// Sets a relationship at the slot `binding` found, between one pair of change
+    /// notifications, without a look-up by name: what a `@Managed` setter does for anything
+    /// the typed attribute write does not take. Anything else goes through key-value coding.
+    @usableFromInline
+    func setValue<T>(_ newValue: T, through binding: ManagedPropertyBinding) {
+        let key = binding.key
+        let value = unwrapOptional(newValue)
+        guard keyRecorder == nil else { return setValue(value, forKey: key) }
+        switch slot(of: binding) {
+        case .toOne(let ordinal):
+            ConcurrencyDebug.check(self)
+            willChangeValue(forKey: key)
+            defer { didChangeValue(forKey: key) }
+            setToOne(value as? NSManagedObject, at: ordinal, maintainingInverse: true)
+        case .toMany:
+            ConcurrencyDebug.check(self)
+            willChangeValue(forKey: key)
+            defer { didChangeValue(forKey: key) }
+            replaceToMany(forKey: key, with: ManagedValueNormalizer.objects(in: value))
+        case .attribute, .elsewhere:
+            setValue(value, forKey: key)
+        }
     }
 
     /// Sets the attribute `key`, at `ordinal`, to `stored`, given as `source`, with the

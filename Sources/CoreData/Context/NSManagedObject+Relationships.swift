@@ -26,17 +26,54 @@ extension NSManagedObject {
         return isOrdered ? NSOrderedSet(array: members) : NSSet(array: members)
     }
 
-    /// The to-one relationship at `ordinal` as `primitiveValue(forKey:)` reads it: the fault
-    /// fires, and the slot's object (or nil) is the value.
-    func toOneValue(at ordinal: Int) -> Any? {
+    /// The property at `ordinal` as `primitiveValue(forKey:)` reads it: the fault fires, a
+    /// to-one's destination is resolved through the context, a to-many's members are an `NSSet`.
+    func primitiveValue(at ordinal: Int) -> Any? {
         ConcurrencyDebug.check(self)
         fireFaultIfNeeded()
         switch values[ordinal: ordinal] {
+        case .stored(let stored)?:
+            let property = propertyIndex.properties[ordinal]
+            // A context-less object (deleted and saved) names a destination it cannot find.
+            if case .objectID(let id) = stored, property is NSRelationshipDescription { return managedObjectContext?.object(with: id) }
+            return RowValues.foundationValue(stored, of: property)
+        case .members(let members)?: return NSSet(array: members.objects)
         case .object(let object)?: return object
         case nil: return nil
-        case .stored(let stored)?: return RowValues.foundationValue(stored, of: propertyIndex.properties[ordinal])
-        case .members(let members)?: return NSSet(array: members.objects)
         }
+    }
+
+    /// The destination of the to-one `key`, without notifications: the fault fires first.
+    func toOneDestination(forKey key: String) -> NSManagedObject? {
+        fireFaultIfNeeded()
+        return propertyIndex.ordinals[key].flatMap { destination(in: values[ordinal: $0]) }
+    }
+
+    /// The object a to-one slot names: the registered object of its ID, or a fault, as
+    /// `object(with:)` gives it; nil for a slot that names none (or holds an attribute).
+    func destination(in slot: ObjectValues.Slot?) -> NSManagedObject? {
+        switch slot {
+        case .stored(.objectID(let id))?: managedObjectContext?.object(with: id)
+        case .object(let object)?: object
+        default: nil
+        }
+    }
+
+    /// Whether a to-one slot names `object`, without resolving it to an object.
+    func slot(_ slot: ObjectValues.Slot?, names object: NSManagedObject) -> Bool {
+        switch slot {
+        case .stored(.objectID(let id))?: id.name == object.registrationName
+        case .object(let held)?: held === object
+        default: false
+        }
+    }
+
+    /// The slot that holds `destination` as one of this object's to-ones: its ID when this
+    /// object's context can find it by that ID, otherwise the object itself.
+    func toOneSlot(for destination: NSManagedObject?) -> ObjectValues.Slot? {
+        guard let destination else { return nil }
+        if let context = managedObjectContext, destination.managedObjectContext === context { return .stored(.objectID(destination.objectID)) }
+        return .object(destination)
     }
 
     // Every change below fires a fault first, as `setToOne` does: firing replaces a fault's
@@ -46,14 +83,26 @@ extension NSManagedObject {
     func isToManyFault(_ key: String) -> Bool { !(values[key] is ToManyMembers) }
 
     func setToOne(_ newValue: NSManagedObject?, forKey key: String, maintainingInverse: Bool) {
+        guard let ordinal = propertyIndex.ordinals[key] else { return }
+        setToOne(newValue, at: ordinal, maintainingInverse: maintainingInverse)
+    }
+
+    /// Sets the to-one at `ordinal` (without notifications); with `maintainingInverse`, the
+    /// old and new destinations' inverse sides follow.
+    func setToOne(_ newValue: NSManagedObject?, at ordinal: Int, maintainingInverse: Bool) {
+        let relationship = unsafeDowncast(propertyIndex.properties[ordinal], to: NSRelationshipDescription.self)
+        let key = relationship.name
         if let newValue, refusesExternal(newValue, forKey: key) { return }
         fireFaultIfNeeded()
-        let old = values[key] as? NSManagedObject
-        guard old !== newValue else { return }
+        let slot = values[ordinal: ordinal]
+        if newValue.map({ self.slot(slot, names: $0) }) ?? (slot == nil) { return }
+        let inverse = maintainingInverse ? relationship.inverseRelationship : nil
+        // The old destination is resolved only when its inverse side must follow.
+        let old = inverse == nil ? nil : destination(in: slot)
         willChangeStoredValue(forKey: key)
-        values[key] = newValue
-        noteChange(key)
-        guard maintainingInverse, let inverse = entity.relationshipsByName[key]?.inverseRelationship else { return }
+        values[ordinal: ordinal] = toOneSlot(for: newValue)
+        noteChange(key, ordinal: ordinal)
+        guard let inverse else { return }
         if let old { old.unlink(self, fromInverse: inverse) }
         if let newValue { newValue.link(self, toInverse: inverse) }
     }
@@ -104,7 +153,7 @@ extension NSManagedObject {
             editMembers(forKey: inverse.name, .insert(source, at: nil))
         } else {
             // A to-one inverse: detach whatever the other side pointed at before.
-            let previous = primitiveValue(forKey: inverse.name) as? NSManagedObject
+            let previous = toOneDestination(forKey: inverse.name)
             if previous === source { return }
             if let previous, let back = inverse.inverseRelationship {
                 if back.isToMany { previous.removeFromToMany(self, forKey: back.name) } else { previous.setToOne(nil, forKey: back.name, maintainingInverse: false) }
@@ -117,8 +166,9 @@ extension NSManagedObject {
     private func unlink(_ source: NSManagedObject, fromInverse inverse: NSRelationshipDescription) {
         if inverse.isToMany {
             editMembers(forKey: inverse.name, .remove(source))
-        } else if primitiveValue(forKey: inverse.name) as? NSManagedObject === source {
-            setToOne(nil, forKey: inverse.name, maintainingInverse: false)
+        } else if let ordinal = propertyIndex.ordinals[inverse.name] {
+            fireFaultIfNeeded()
+            if slot(values[ordinal: ordinal], names: source) { setToOne(nil, at: ordinal, maintainingInverse: false) }
         }
     }
 }

@@ -91,7 +91,7 @@ extension NSManagedObject {
 
     private func validate(_ relationship: NSRelationshipDescription) -> [NSError] {
         if !relationship.isToMany {
-            let target = values[relationship.name] as? NSManagedObject
+            let target = toOneDestination(forKey: relationship.name)
             if (target == nil || target!.deletedFlag) && !relationship.isOptional {
                 return [validationError(NSValidationMissingMandatoryPropertyError, relationship.name, nil, "\(relationship.name) is a required value.")]
             }

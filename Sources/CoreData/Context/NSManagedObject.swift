@@ -421,6 +421,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         let state = faultFlag ? "<fault>" : values.keys.map { key in
             let value = values[key]
             if let object = value as? NSManagedObject { return "\(key) = \(object.objectID.uriRepresentation().absoluteString)" }
+            if let id = value as? NSManagedObjectID { return "\(key) = \(id.uriRepresentation().absoluteString)" }
             if let members = ToManyMembers.of(value) { return "\(key) = <\(members.count) objects>" }
             return "\(key) = \(value.map { "\($0)" } ?? "nil")"
         }.joined(separator: "; ")

@@ -46,11 +46,7 @@ extension NSManagedObjectContext {
 
     /// Replaces one property's value with the stored one, without recording a change.
     func take(_ name: String, from row: RowSnapshot, into object: NSManagedObject) {
-        if let relationship = object.entity.relationshipsByName[name], !relationship.isToMany {
-            object.values[name] = (row.values[name] as? NSManagedObjectID).map { self.object(with: $0) }
-        } else {
-            object.values[name] = row.values[name]
-        }
+        object.values[name] = row.values[name]
     }
 
     /// Drops an object from the context entirely, as when its row vanished.

@@ -66,6 +66,7 @@ extension NSManagedObjectContext {
         object.insertedFlag = false
         object.committed = row
         registered.insert(object)
+        renameDestinations([temporaryID.name.key: row.objectID])
         // The stored members stay members: the new object's join those already in the store.
         for relationship in object.entity.relationshipsByName.values where relationship.isToMany && !relationship.isTransient {
             let stored = (try? persistentStoreCoordinator?.store(for: row.objectID).relatedObjectIDs(relationship, of: row.objectID, for: self)) ?? []
@@ -101,8 +102,8 @@ extension NSManagedObjectContext {
                     guard let members = object.values[relationship.name] as? ToManyMembers, members.remove(duplicate) else { continue }
                     if relationship.inverseRelationship == nil { members.append(survivor) }
                     object.noteChange(relationship.name)
-                } else if object.values[relationship.name] as? NSManagedObject === duplicate {
-                    object.values[relationship.name] = relationship.inverseRelationship == nil ? survivor : nil
+                } else if let ordinal = object.propertyIndex.ordinals[relationship.name], object.slot(object.values[ordinal: ordinal], names: duplicate) {
+                    object.values[ordinal: ordinal] = relationship.inverseRelationship == nil ? object.toOneSlot(for: survivor) : nil
                     object.noteChange(relationship.name)
                 }
             }

@@ -44,12 +44,38 @@ extension NSManagedObjectContext {
             reassignID(of: object, to: permanentID)
             if let row = rowCache.removeValue(forKey: temporaryID) { rowCache[permanentID] = row }
         }
-        for object in registered.objects {
+        let objects = registered.objects
+        for object in objects {
             guard let committed = object.committed else { continue }
             object.committed = committed.replacingIDs(permanentIDs, objectID: object.objectID)
         }
+        // Objects this context pushed to its parent are saved here, yet may name new objects.
+        renameDestinations(in: objects, Dictionary(permanentIDs.map { ($0.key.name.key, $0.value) }) { _, later in later })
         for (id, row) in rowCache { rowCache[id] = row.replacingIDs(permanentIDs, objectID: id) }
         propagateToChildren(permanentIDs)
+    }
+}
+
+extension NSManagedObjectContext {
+    /// Names destinations that became permanent by their new IDs in the to-ones of `objects`,
+    /// `permanentIDs` keyed by the temporary IDs' keys (unique in the process). After a save,
+    /// only objects with unsaved changes (or, in a child, pushed to the parent) can hold a
+    /// temporary ID: a row read from a store holds none.
+    func renameDestinations(in objects: some Sequence<NSManagedObject>, _ permanentIDs: [Int64: NSManagedObjectID]) {
+        guard !permanentIDs.isEmpty else { return }
+        for object in objects where !object.faultFlag {
+            object.values.replaceTemporaryIDs { permanentIDs[$0.name.key] }
+        }
+    }
+
+    /// `renameDestinations(in:_:)` in the objects of this context that may hold a new object's
+    /// ID: those with unsaved changes, and in a child context every object.
+    func renameDestinations(_ permanentIDs: [Int64: NSManagedObjectID]) {
+        guard !permanentIDs.isEmpty else { return }
+        if parent != nil { return renameDestinations(in: registered.objects, permanentIDs) }
+        renameDestinations(in: insertedSet, permanentIDs)
+        renameDestinations(in: changedSet, permanentIDs)
+        renameDestinations(in: deletedSet, permanentIDs)
     }
 }
 

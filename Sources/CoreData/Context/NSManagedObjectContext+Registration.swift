@@ -223,6 +223,7 @@ extension NSManagedObjectContext {
             let permanent = try coordinator.store(for: temporary[0].entity).permanentIDs(for: temporary)
             let temporaryIDs = temporary.map(\.objectID)
             for (object, id) in zip(temporary, permanent) { reassignID(of: object, to: id) }
+            renameDestinations(Dictionary(zip(temporaryIDs.map(\.name.key), permanent)) { _, later in later })
             // Only children need the mapping, and a dictionary keyed by IDs compares them
             // through `isEqual(_:)`, which is slow: built only for them.
             if !childContexts.isEmpty {

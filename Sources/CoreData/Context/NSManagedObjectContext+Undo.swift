@@ -55,7 +55,11 @@ extension NSManagedObjectContext {
             for (ordinal, slot) in before.slots {
                 let key = object.propertyIndex.properties[ordinal].name
                 object.willChangeStoredValue(forKey: key)
-                object.values[ordinal: ordinal] = slot
+                if case .object(let destination)? = slot {
+                    object.values[ordinal: ordinal] = object.toOneSlot(for: destination)
+                } else {
+                    object.values[ordinal: ordinal] = slot
+                }
                 object.noteChange(key)
                 if undoRecording?.isDirty(ordinal, restoredFrom: before, of: step) == false { object.changedKeys.remove(key) }
             }

@@ -1,20 +1,25 @@
 /// A managed object's current values by property ordinal: attributes as `StoredValue`s (the
-/// same values its row holds), to-one relationships as the related object, loaded to-many
-/// relationships as their members. Keys that name no property (a primitive value set under an
-/// arbitrary key) sit beside them.
+/// same values its row holds), to-one relationships as the related object's ID (as its row
+/// holds them), loaded to-many relationships as their members. Keys that name no property (a
+/// primitive value set under an arbitrary key) sit beside them.
 ///
 /// A fetched object shares its row's array of values with the row cache and its committed
-/// snapshot: filling a fault from a row takes the row's array as it is, and the first write
-/// copies it (Swift's copy on write). Related objects and members, which a row cannot hold,
-/// live in an array of their own, allocated only by an object that has one.
+/// snapshot: filling a fault from a row takes the row's array as it is, to-one IDs included,
+/// and the first write copies it (Swift's copy on write). A to-one is resolved to its object
+/// through the context when it is read, so an object holds no strong reference to its
+/// destinations, as on Apple platforms. Members, which a row cannot hold, live in an array of
+/// their own, allocated only by an object that has one.
 ///
 /// The by-name subscript speaks the Foundation form key-value coding uses (`NSNumber` for
-/// numbers); `@Managed` accessors and the row conversions use ordinals and stored values.
+/// numbers, `NSManagedObjectID` for a to-one); `@Managed` accessors and the row conversions
+/// use ordinals and stored values.
 struct ObjectValues {
-    /// A stored attribute value is the `StoredValue` a row holds; a relationship's slot holds
-    /// what the object graph needs and a row cannot (the related object, loaded members).
+    /// A stored attribute value, and a to-one's destination ID, is the `StoredValue` a row
+    /// holds; the other cases hold what the object graph needs and a row cannot.
     enum Slot {
         case stored(StoredValue)
+        /// A to-one destination the owner's context cannot find by its ID: the owner or the
+        /// destination is in no context yet (`NSManagedObject(entity:insertInto: nil)`).
         case object(NSManagedObject)
         case members(ToManyMembers)
     }
@@ -30,9 +35,8 @@ struct ObjectValues {
     /// until the object is written. Empty (no allocation) until the first value is set: a
     /// fault holds nothing.
     private var stored: ContiguousArray<StoredValue?> = []
-    /// Related objects and loaded members by ordinal; a value here shadows `stored`'s at the
-    /// same ordinal (a row's to-one ID, left in place when it is resolved to its object so
-    /// that the row's array stays shared). Empty until the first is set.
+    /// Destinations held as objects and loaded members by ordinal; a value here shadows
+    /// `stored`'s at the same ordinal. Empty until the first is set.
     private var related: ContiguousArray<Related?> = []
     private var extras: [String: Any] = [:]
 
@@ -101,7 +105,8 @@ struct ObjectValues {
     }
 
     /// The value of `name` in Foundation form: an attribute as key-value coding returns it, a
-    /// to-one as its object, a loaded to-many as its `ToManyMembers`.
+    /// to-one as its destination's ID (or object, for `.object`), a loaded to-many as its
+    /// `ToManyMembers`.
     subscript(name: String) -> Any? {
         get {
             guard let ordinal = index.ordinals[name] else { return extras[name] }
@@ -123,7 +128,7 @@ struct ObjectValues {
 
     /// The values as a row: to-ones as their objects' IDs, without transient values or
     /// to-many members. The row shares the object's array of stored values unless a transient
-    /// value or a related object must be left out or replaced.
+    /// value or a destination held as an object must be left out or replaced.
     var rowValues: RowValues {
         var row = stored.count == index.properties.count ? RowValues(index: index, slots: stored) : RowValues(index: index)
         for ordinal in related.indices {
@@ -148,6 +153,16 @@ struct ObjectValues {
         }
         for ordinal in index.toManyOrdinals where self[ordinal: ordinal] == nil {
             self[ordinal: ordinal] = .members(ToManyMembers())
+        }
+    }
+
+    /// Names each to-one destination that `permanentID` gives a new ID (a temporary one that
+    /// became permanent) by that ID, without copying the stored values when none changes.
+    mutating func replaceTemporaryIDs(_ permanentID: (NSManagedObjectID) -> NSManagedObjectID?) {
+        guard !stored.isEmpty else { return }
+        for ordinal in index.toOneOrdinals {
+            guard case .objectID(let id)? = stored[ordinal], id.isTemporaryID, let replacement = permanentID(id) else { continue }
+            stored[ordinal] = .objectID(replacement)
         }
     }
 

@@ -9,7 +9,8 @@ struct UndoStep {
     struct Before {
         let object: NSManagedObject
         let wasAlive: Bool
-        /// Values by property ordinal; to-many members copied, since their list changes in place.
+        /// Values by property ordinal; to-many members copied, since their list changes in place;
+        /// to-one destinations as objects, since a save may give them new IDs before the undo.
         var slots: [Int: ObjectValues.Slot?] = [:]
         /// The ordinals that were unsaved changes then.
         var dirtyOrdinals: Set<Int> = []
@@ -64,7 +65,12 @@ final class UndoRecording: @unchecked Sendable {
         if step.objects[id] == nil { step.objects[id] = before(object) }
         guard step.objects[id]?.slots.index(forKey: ordinal) == nil else { return }
         var slot = object.values[ordinal: ordinal]
-        if case .members(let members)? = slot { slot = .members(ToManyMembers(members.objects)) }
+        switch slot {
+        case .members(let members)?: slot = .members(ToManyMembers(members.objects))
+        case .stored(.objectID)? where object.propertyIndex.properties[ordinal] is NSRelationshipDescription:
+            slot = object.destination(in: slot).map { .object($0) }
+        default: break
+        }
         step.objects[id]?.slots[ordinal] = slot
         if object.changedKeys.contains(key) { step.objects[id]?.dirtyOrdinals.insert(ordinal) }
     }

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A subclass that counts `willAccessValue(forKey:)` and `didAccessValue(forKey:)` calls per
-/// key, the way an app overriding them (to log reads, or to fill a value lazily) sees them.
+/// key, and `willChangeValue(forKey:)` and `didChangeValue(forKey:)`, the way an app overriding
+/// them (to log reads and writes, or to fill a value lazily) sees them.
 final class AccessCountingShelf: NSManagedObject {
     @Managed var label: String?
     @Managed var position: Int32
@@ -17,6 +18,8 @@ final class AccessCountingShelf: NSManagedObject {
 
     var willAccessCounts: [String: Int] = [:]
     var didAccessCounts: [String: Int] = [:]
+    var willChangeCounts: [String: Int] = [:]
+    var didChangeCounts: [String: Int] = [:]
 
     override func willAccessValue(forKey key: String?) {
         super.willAccessValue(forKey: key)
@@ -28,9 +31,21 @@ final class AccessCountingShelf: NSManagedObject {
         super.didAccessValue(forKey: key)
     }
 
+    override func willChangeValue(forKey key: String) {
+        super.willChangeValue(forKey: key)
+        willChangeCounts[key, default: 0] += 1
+    }
+
+    override func didChangeValue(forKey key: String) {
+        didChangeCounts[key, default: 0] += 1
+        super.didChangeValue(forKey: key)
+    }
+
     func resetCounts() {
         willAccessCounts = [:]
         didAccessCounts = [:]
+        willChangeCounts = [:]
+        didChangeCounts = [:]
     }
 }
 
@@ -143,6 +158,30 @@ final class AccessCountingShelf: NSManagedObject {
             }
             #expect(left.willAccessCounts == ["neighbour": 3, "items": 3])
             #expect(left.didAccessCounts == ["neighbour": 3, "items": 3])
+        }
+    }
+
+    @Test func aRelationshipWriteIsChangedOncePerWrite() throws {
+        let container = try makeContainer("Shelves", model: model, storeURL: directory.file("Shelves.sqlite"))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let left = try #require(NSEntityDescription.insertNewObject(forEntityName: "Shelf", into: context) as? AccessCountingShelf)
+            let right = try #require(NSEntityDescription.insertNewObject(forEntityName: "Shelf", into: context) as? AccessCountingShelf)
+            let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
+            left.resetCounts()
+            left.neighbour = right
+            left.items = NSSet(object: item)
+            left.neighbour = nil
+            left.items = NSSet()
+            #expect(left.willChangeCounts == ["neighbour": 2, "items": 2])
+            #expect(left.didChangeCounts == ["neighbour": 2, "items": 2])
+            // The writes went through, inverse included, and reading sent no change notifications.
+            left.neighbour = right
+            left.items = NSSet(object: item)
+            #expect(left.neighbour === right)
+            #expect(item.value(forKey: "shelf") as? AccessCountingShelf === left)
+            #expect(left.willChangeCounts == ["neighbour": 3, "items": 3])
+            #expect(right.willChangeCounts.isEmpty)
         }
     }
 }

@@ -12,6 +12,9 @@ import Testing
         let top = container.newBackgroundContext()
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = top
+        // The child's copies are held by nobody (a to-one holds no strong reference to its
+        // destination): kept registered so that their re-keying can be seen.
+        child.retainsRegisteredObjects = true
         let grandchild = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         grandchild.parent = child
         let (dog, walk) = try grandchild.performAndWait {
