@@ -29,6 +29,13 @@ final class DestinationNode: NSManagedObject {
         return node
     }
 
+    /// The node labelled `label`, fetched by `reader` (on its queue).
+    func storedNode(_ label: String, in reader: NSManagedObjectContext) throws -> DestinationNode? {
+        let request = NSFetchRequest<DestinationNode>(entityName: "Node")
+        request.predicate = NSPredicate(format: "label == %@", label)
+        return try reader.fetch(request).first
+    }
+
     @Test func aSavedDestinationNobodyElseHoldsIsReleasedAndFaultedAgain() throws {
         let container = try makeContainer("Nodes", model: model, storeURL: directory.file("Nodes.sqlite"))
         let context = container.newBackgroundContext()
@@ -73,9 +80,7 @@ final class DestinationNode: NSManagedObject {
         try context.performAndWait { try context.save() }
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            let request = NSFetchRequest<DestinationNode>(entityName: "Node")
-            request.predicate = NSPredicate(format: "label == %@", "source")
-            let source = try #require(try reader.fetch(request).first)
+            let source = try #require(try storedNode("source", in: reader))
             #expect(source.next?.label == "target")
             #expect(source.owner?.label == "target")
             #expect(source.owner?.owned?.count == 1)
@@ -141,10 +146,8 @@ final class DestinationNode: NSManagedObject {
         }
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            let request = NSFetchRequest<DestinationNode>(entityName: "Node")
-            request.predicate = NSPredicate(format: "label == %@", "source")
-            let source = try reader.fetch(request).first
-            #expect(source?.next?.label == "first")
+            let source = try #require(try storedNode("source", in: reader))
+            #expect(source.next?.label == "first")
         }
     }
 }
