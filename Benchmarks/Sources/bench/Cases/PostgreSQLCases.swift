@@ -12,7 +12,12 @@ extension BenchmarkCase {
         id: "pg-insert",
         title: "PostgreSQL: insert + save",
         explanation: "Creates every team and saves them into a new, empty PostgreSQL store; postgres-nio runs one transaction of a prepared INSERT per row (the same statements the store sends, parsed once), and, for scale, one INSERT of every row from arrays through `unnest`.",
-        targets: [Target(statement: "PostgreSQL insert+save within 3x of postgres-nio", subject: "CoreData", base: "postgres-nio", limit: 3)],
+        targets: [
+            Target(statement: "PostgreSQL insert+save within 3x of postgres-nio", subject: "CoreData", base: "postgres-nio", limit: 3),
+            // Issue 33's target: the one-statement insert is what a save sending a table's rows
+            // at once can come near.
+            Target(statement: "PostgreSQL insert+save within 3x of postgres-nio's unnest INSERT", subject: "CoreData", base: "postgres-nio unnest, one INSERT", limit: 3),
+        ],
         needsPostgreSQL: true
     ) { env in
         let server = try env.postgresServer()
@@ -64,7 +69,7 @@ extension BenchmarkCase {
         id: "pg-fetch-objects",
         title: "PostgreSQL: fetch all, materialised",
         explanation: "Fetches every team from the PostgreSQL store as a fully materialised object and reads all five attributes of each; postgres-nio decodes the same SELECT into Swift values.",
-        targets: [Target(statement: "PostgreSQL materialised fetch within 3x of postgres-nio", subject: "CoreData", base: "postgres-nio", limit: 3)],
+        targets: [Target(statement: "PostgreSQL materialised fetch within 1.3x of postgres-nio", subject: "CoreData", base: "postgres-nio", limit: 1.3)],
         needsPostgreSQL: true
     ) { env in
         let server = try env.postgresServer()
