@@ -58,6 +58,22 @@ public final class NSManagedObjectID: NSObject, NSCopying, @unchecked Sendable {
         return URL(string: "x-coredata:///\(name)/t\(Self.processToken)-\(temporaryIdentifier ?? 0)")!
     }
 
+    /// The number that ends the ID's URI: its primary key, or its temporary number. Equal IDs
+    /// have equal ones, and it is what `hash` hashes.
+    package var uriKey: Int64 { key }
+
+    /// The `uriKey` of the ID that `uri` represents, read from the URI alone; nil for a URI that
+    /// `uriRepresentation()` did not make. A holder of a URI, such as a decoded SwiftData
+    /// identifier, hashes with it as a holder of the ID does, without making the ID's URI.
+    package static func uriKey(of uri: URL) -> Int64? {
+        let last = uri.lastPathComponent
+        switch last.first {
+        case "p": return Int64(last.dropFirst())
+        case "t": return last.split(separator: "-").last.flatMap { UInt64($0) }.map { Int64(bitPattern: $0) }
+        default: return nil
+        }
+    }
+
     /// `name` percent-encoded outside the alphanumerics, as a URI's entity component.
     private static func uriPathComponent(_ name: String) -> String {
         let isPlain = name.utf8.allSatisfy { byte in
