@@ -99,6 +99,37 @@ struct InheritanceTests {
         #expect(try context.fetchCount(FetchDescriptor<Vehicle>(predicate: #Predicate { !($0 is Truck) })) == 3)
     }
 
+    @Test func aCastInAPredicateReadsASubclassPropertyInSQL() throws {
+        let directory = TemporaryDirectory()
+        let container = try container(directory)
+        do {
+            let context = ModelContext(container)
+            context.insert(Vehicle(make: "Ford", year: 1960))
+            context.insert(Car(make: "Volvo", year: 2001, doors: 4))
+            context.insert(Car(make: "Saab", year: 2005, doors: 2))
+            context.insert(Truck(make: "MAN", year: 1999, capacity: 8))
+            context.insert(DumpTruck(make: "Scania", capacity: 30))
+            try context.save()
+        }
+        let context = ModelContext(container)
+        let byMake = [SortDescriptor(\Vehicle.make)]
+        let fourDoors = FetchDescriptor<Vehicle>(predicate: #Predicate { ($0 as? Car)?.doors == 4 }, sortBy: byMake)
+        #expect(try context.fetch(fourDoors).map(\.make) == ["Volvo"])
+        // A cast to a class with subclasses takes their rows too; a failed cast is nil.
+        let heavy = FetchDescriptor<Vehicle>(predicate: #Predicate { (($0 as? Truck)?.capacity ?? 0) >= 8 }, sortBy: byMake)
+        #expect(try context.fetch(heavy).map(\.make) == ["MAN", "Scania"])
+        let notFourDoors = FetchDescriptor<Vehicle>(predicate: #Predicate { ($0 as? Car)?.doors != 4 }, sortBy: byMake)
+        #expect(try context.fetch(notFourDoors).map(\.make) == ["Ford", "MAN", "Saab", "Scania"])
+        let notCars = FetchDescriptor<Vehicle>(predicate: #Predicate { ($0 as? Car) == nil }, sortBy: byMake)
+        #expect(try context.fetch(notCars).map(\.make) == ["Ford", "MAN", "Scania"])
+
+        // An unsaved car takes part too, evaluated in memory, and agrees.
+        context.insert(Car(make: "Audi", year: 2020, doors: 4))
+        #expect(try context.fetch(fourDoors).map(\.make) == ["Audi", "Volvo"])
+        #expect(try context.fetch(notFourDoors).map(\.make) == ["Ford", "MAN", "Saab", "Scania"])
+        #expect(try context.fetch(notCars).map(\.make) == ["Ford", "MAN", "Scania"])
+    }
+
     @Test func aRelationshipToTheBaseClassHoldsSubclasses() throws {
         let directory = TemporaryDirectory()
         let container = try container(directory)

@@ -237,7 +237,9 @@ extension PredicateExpressions.ForcedUnwrap: TranslatablePredicateExpression {
 extension PredicateExpressions.OptionalFlatMap: TranslatablePredicateExpression {
     func alternatives(_ translator: FoundationPredicateTranslator) throws -> [Alternative] {
         try translator.values(wrapped).flatMap { base in
-            try translator.binding(variable.key, to: base.node).values(transform).map {
+            // A nil alternative of `x` (a failed `as?`) leaves the chain nil.
+            if base.node == .constant(.null) { return [base] }
+            return try translator.binding(variable.key, to: base.node).values(transform).map {
                 Alternative($0.node, conditions: base.conditions + $0.conditions)
             }
         }
@@ -246,6 +248,7 @@ extension PredicateExpressions.OptionalFlatMap: TranslatablePredicateExpression 
     /// `x?.test` is true where `x` is not nil and the test holds.
     func predicateNode(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {
         .disjunction(try translator.values(wrapped).map { base in
+            if base.node == .constant(.null) { return .constant(false) }
             let notNil = PredicateNode.comparison(ComparisonNode(base.node, .notEqual, .constant(.null)))
             let test = try translator.binding(variable.key, to: base.node).predicate(transform)
             return .conjunction(base.conditions + [notNil, test])
@@ -254,6 +257,7 @@ extension PredicateExpressions.OptionalFlatMap: TranslatablePredicateExpression 
 
     func nilCondition(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {
         .disjunction(try translator.values(wrapped).map { base in
+            if base.node == .constant(.null) { return .conjunction(base.conditions) }
             let isNil = PredicateNode.comparison(ComparisonNode(base.node, .equal, .constant(.null)))
             let innerNil = try translator.binding(variable.key, to: base.node).isNil(transform)
             return .conjunction(base.conditions + [.disjunction([isNil, innerNil])])
@@ -355,17 +359,52 @@ extension PredicateExpressions.Negation: BooleanPredicateExpression {
 /// for entities (`ForeignModelClasses`) translate.
 extension PredicateExpressions.TypeCheck: BooleanPredicateExpression {
     func predicateNode(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {
-        guard let entities = ForeignModelClasses.entities(of: Desired.self) else { throw FoundationPredicateTranslator.unsupported(self) }
-        return .disjunction(try translator.values(input).map { base in
-            let entity: ExpressionNode = switch base.node {
-            case .evaluatedObject, .variable: .keyPath(base: base.node, components: ["entity"])
-            case .keyPath(let root, let prefix): .keyPath(base: root, components: prefix + ["entity"])
-            default: throw FoundationPredicateTranslator.unsupported(self)
-            }
-            let matches = try entities.map { described in
-                PredicateNode.comparison(ComparisonNode(entity, .equal, try PredicateParser.expression(forArgument: described, depth: 0)))
-            }
-            return .conjunction(base.conditions + [.disjunction(matches)])
+        .disjunction(try translator.values(input).map { base in
+            .conjunction(base.conditions + [try translator.entityTest(of: base.node, is: Desired.self, in: self)])
+        })
+    }
+}
+
+/// `$0 as? Car`: the object where `$0 is Car` holds, nil elsewhere (two alternatives). A key
+/// path after it (`($0 as? Car)?.doors == 4` on a fetch of `Vehicle`) names the subclass's
+/// property, which the entity test guards: rows of other entities never reach it.
+extension PredicateExpressions.ConditionalCast: TranslatablePredicateExpression {
+    func alternatives(_ translator: FoundationPredicateTranslator) throws -> [Alternative] {
+        try translator.values(input).flatMap { base in
+            let matches = try translator.entityTest(of: base.node, is: Desired.self, in: self)
+            return [
+                Alternative(base.node, conditions: base.conditions + [matches]),
+                Alternative(.constant(.null), conditions: base.conditions + [failure(of: base, matches: matches)]),
+            ]
+        }
+    }
+
+    func nilCondition(_ translator: FoundationPredicateTranslator) throws -> PredicateNode {
+        .disjunction(try translator.values(input).map { base in
+            let matches = try translator.entityTest(of: base.node, is: Desired.self, in: self)
+            return .conjunction(base.conditions + [failure(of: base, matches: matches)])
+        })
+    }
+
+    /// Where the cast of `base` is nil: `base` is nil or of another entity. The nil test comes
+    /// first so that SQL, where a missing object's entity is NULL, agrees with memory.
+    private func failure(of base: Alternative, matches: PredicateNode) -> PredicateNode {
+        .disjunction([.comparison(ComparisonNode(base.node, .equal, .constant(.null))), .not(matches)])
+    }
+}
+
+extension FoundationPredicateTranslator {
+    /// True where `object`'s entity is `type`'s or one of its subentities': a comparison of its
+    /// `entity` key. `expression` (the type check or cast) names the failure.
+    func entityTest(of object: ExpressionNode, is type: Any.Type, in expression: Any) throws -> PredicateNode {
+        guard let entities = ForeignModelClasses.entities(of: type) else { throw Self.unsupported(expression) }
+        let entity: ExpressionNode = switch object {
+        case .evaluatedObject, .variable: .keyPath(base: object, components: ["entity"])
+        case .keyPath(let root, let prefix): .keyPath(base: root, components: prefix + ["entity"])
+        default: throw Self.unsupported(expression)
+        }
+        return .disjunction(try entities.map { described in
+            PredicateNode.comparison(ComparisonNode(entity, .equal, try PredicateParser.expression(forArgument: described, depth: 0)))
         })
     }
 }

@@ -113,6 +113,12 @@ final class SQLCompiler {
         while index < components.count {
             let key = components[index]
             let isLast = index == components.count - 1
+            // A subentity's property lives in the table its root shares with it. Swift's
+            // `($0 as? Car)?.doors` on a fetch of Vehicle reaches it behind a test of the row's
+            // entity; rows of other entities hold NULL there.
+            if entity.propertiesByName[key] == nil, !(key == "entity" && isLast), let declaring = Self.subentity(of: entity, declaring: key) {
+                entity = declaring
+            }
             if var attribute = entity.attributesByName[key] {
                 var column = "\(alias).\(SQLiteSchema.column(for: attribute))"
                 // `address.city`: a composite's element has a column of its own.
@@ -154,6 +160,15 @@ final class SQLCompiler {
             index += 1
         }
         return .scalar(SQLOperand(sql: "\(alias).\(SQLiteSchema.primaryKey)", kind: .object(entity)))
+    }
+
+    /// The first subentity of `entity`, at any depth, with a property named `key`.
+    private static func subentity(of entity: NSEntityDescription, declaring key: String) -> NSEntityDescription? {
+        for subentity in entity.subentities {
+            if subentity.propertiesByName[key] != nil { return subentity }
+            if let deeper = self.subentity(of: subentity, declaring: key) { return deeper }
+        }
+        return nil
     }
 
     /// LEFT JOINs the destination of a to-one relationship once per source alias.
