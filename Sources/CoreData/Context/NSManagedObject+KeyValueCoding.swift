@@ -67,7 +67,7 @@ extension NSManagedObject {
     /// `value(alongKeys:)` that reads an attribute of a fault from the row its fetch left in the
     /// context, without firing the fault: what a controller does for every fetched object.
     func valueWithoutFiring(alongKeys keys: ArraySlice<String>) -> Any? {
-        if keys.count == 1, let key = keys.first, faultFlag, let row = managedObjectContext?.rowCache[objectID] {
+        if keys.count == 1, let key = keys.first, let row = readAheadRow {
             // A row holds attributes, and to-one relationships as IDs: those need the object.
             if let value = row.values[key] {
                 if !(type(of: value) is NSManagedObjectID.Type) { return value }

@@ -20,6 +20,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         case .blank(let entity): entity
         case .fault(let id): id.entity
         case .batchedFault(let batch, let slot): batch.members.entity(at: Int(slot))
+        case .fetchedFault(let rows, let slot): rows[Int(slot)].objectID.entity
         case .state(let state): state.objectID.entity
         }
     }
@@ -43,13 +44,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
             case .blank: liveState().objectID
             case .fault(let id): id
             case .batchedFault(let batch, let slot): batch.members[Int(slot)]
+            case .fetchedFault(let rows, let slot): rows[Int(slot)].objectID
             case .state(let state): state.objectID
             }
         }
         set {
             switch storage {
             case .fault: storage = .fault(newValue)
-            case .blank, .batchedFault: liveState().objectID = newValue
+            case .blank, .batchedFault, .fetchedFault: liveState().objectID = newValue
             case .state(let state): state.objectID = newValue
             }
         }
@@ -61,6 +63,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         case .blank: objectID.name
         case .fault(let id): id.name
         case .batchedFault(let batch, let slot): batch.members.name(at: Int(slot))
+        case .fetchedFault(let rows, let slot): rows[Int(slot)].objectID.name
         case .state(let state): state.objectID.name
         }
     }
@@ -75,6 +78,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         case .blank(let entity): ObjectState(objectID: NSManagedObjectID(temporaryFor: entity), isFault: false, fetchBatch: nil)
         case .fault(let id): ObjectState(objectID: id, isFault: true, fetchBatch: nil)
         case .batchedFault(let batch, let slot): ObjectState(objectID: batch.members[Int(slot)], isFault: true, fetchBatch: batch)
+        case .fetchedFault(let rows, let slot):
+            // The row moves to the context's read-ahead rows, where a fault with state finds it.
+            ObjectState(objectID: keepInContext(rows.take(Int(slot))), isFault: true, fetchBatch: nil)
         }
         storage = .state(created)
         return created
@@ -179,14 +185,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         get {
             switch storage {
             case .blank: false
-            case .fault, .batchedFault: true
+            case .fault, .batchedFault, .fetchedFault: true
             case .state(let state): state.isFault
             }
         }
         set {
             switch storage {
             case .blank: if newValue { liveState().isFault = true }
-            case .fault, .batchedFault: if !newValue { liveState().isFault = false }
+            case .fault, .batchedFault, .fetchedFault: if !newValue { liveState().isFault = false }
             case .state(let state): state.isFault = newValue
             }
         }
@@ -195,7 +201,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// The pending batch of a batched fetch this fault's row will be read with.
     var fetchBatch: FetchBatch? {
         switch storage {
-        case .blank, .fault: nil
+        case .blank, .fault, .fetchedFault: nil
         case .batchedFault(let batch, _): batch
         case .state(let state): state.fetchBatch
         }
@@ -204,7 +210,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     /// Makes a fault read its row with `batch`, whose member at `slot` it is.
     func join(_ batch: FetchBatch, at slot: Int) {
         switch storage {
-        case .fault, .batchedFault: becomeFault(of: batch, at: slot)
+        case .fault, .batchedFault, .fetchedFault: becomeFault(of: batch, at: slot)
         case .state(let state): state.fetchBatch = batch
         case .blank: break
         }
@@ -215,8 +221,54 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         switch storage {
         case .batchedFault(let batch, let slot): storage = .fault(batch.members[Int(slot)])
         case .state(let state): state.fetchBatch = nil
-        case .blank, .fault: break
+        case .blank, .fault, .fetchedFault: break
         }
+    }
+
+    /// Makes a fault wait for the row at `slot` of `rows`, which its fetch just read. A fault
+    /// with state keeps the row in its context instead.
+    func awaitRow(at slot: Int, of rows: FetchedRows, in context: NSManagedObjectContext) {
+        switch storage {
+        case .fault, .batchedFault, .fetchedFault:
+            storage = .fetchedFault(rows, slot: UInt32(slot))
+            // An older row a merge or batch left for it would be found first nowhere, but
+            // would take memory until the object goes.
+            if !context.rowCache.isEmpty { context.rowCache.removeValue(forKey: rows[slot].objectID) }
+        case .state: context.rowCache[objectID] = rows[slot]
+        case .blank: break
+        }
+    }
+
+    /// The row read for this fault before it fires: the one its fetch keeps for it, or the one
+    /// its context keeps (for a fault with state, or read by a batch, prefetch or merge); nil
+    /// for an object that is not a fault or has no such row.
+    var readAheadRow: RowSnapshot? {
+        if case .fetchedFault(let rows, let slot) = storage { return rows[Int(slot)] }
+        guard faultFlag, let context = managedObjectContext, !context.rowCache.isEmpty else { return nil }
+        return context.rowCache[objectID]
+    }
+
+    /// Removes and returns the read-ahead row: for a fault about to fire, or one whose row is
+    /// no longer current.
+    @discardableResult
+    func takeReadAheadRow(in context: NSManagedObjectContext) -> RowSnapshot? {
+        if case .fetchedFault(let rows, let slot) = storage {
+            let row = rows.take(Int(slot))
+            storage = .fault(row.objectID)
+            return row
+        }
+        return context.rowCache.isEmpty ? nil : context.rowCache.removeValue(forKey: objectID)
+    }
+
+    /// Names temporary IDs by permanent ones in the row this fault's fetch keeps for it.
+    func replaceIDsInFetchedRow(_ permanentIDs: [NSManagedObjectID: NSManagedObjectID]) {
+        if case .fetchedFault(let rows, let slot) = storage { rows.replaceIDs(permanentIDs, at: Int(slot), objectID: objectID) }
+    }
+
+    /// Hands a fetched fault's row to its context when the fault gains state; returns its ID.
+    private func keepInContext(_ row: RowSnapshot) -> NSManagedObjectID {
+        managedObjectContext?.rowCache[row.objectID] = row
+        return row.objectID
     }
 
     /// What only changed, inserted or misused objects need, allocated on first use so that

@@ -55,7 +55,7 @@ extension NSManagedObjectContext {
         insertedSet.remove(object)
         deletedSet.remove(object)
         changedSet.remove(object)
-        rowCache.removeValue(forKey: object.objectID)
+        object.takeReadAheadRow(in: self)
         object.deletedFlag = true
         object.changedKeys.removeAll()
     }

@@ -10,7 +10,7 @@ extension NSManagedObjectContext {
             releaseUnreferencedObjects()
             if let objectClass = T.self as? NSManagedObject.Type { ManagedObjectClassRegistry.shared.register(objectClass) }
             if request.resultType == .managedObjectResultType, let objectType = T.self as? NSManagedObject.Type {
-                guard let typed = Self.cast(try fetchObjects(request).objects, to: objectType, as: T.self) else {
+                guard let typed = Self.cast(try fetchObjects(request), to: objectType, as: T.self) else {
                     throw CoreDataError.misuse("The fetch request for \(request.resolvedEntityName ?? "") produces objects of another class than \(T.self)")
                 }
                 return typed
@@ -24,7 +24,7 @@ extension NSManagedObjectContext {
             } else if request.resultType == .managedObjectIDResultType {
                 results = try matchingObjectIDs(fetch, includesPendingChanges: request.includesPendingChanges)
             } else {
-                results = try matchingObjects(fetch, request: request).objects
+                results = try matchingObjects(fetch, request: request)
             }
             guard let typed = results as? [T] else {
                 throw CoreDataError.misuse("The fetch request for \(fetch.entity.name ?? "") produces \(type(of: results.first ?? results)), not \(T.self)")
@@ -43,10 +43,10 @@ extension NSManagedObjectContext {
         return unsafeBitCast(objects, to: [T].self)
     }
 
-    /// The objects a request for managed objects matches, uncast, with the rows read for them:
-    /// for the framework's own callers (the fetched results controller), whose requests are
-    /// typed `NSFetchRequestResult`.
-    func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> FetchedObjects {
+    /// The objects a request for managed objects matches, uncast: for the framework's own
+    /// callers (the fetched results controller), whose requests are typed
+    /// `NSFetchRequestResult`. Faults among them hold the rows read for them.
+    func fetchObjects<T>(_ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         try performAndWait {
             releaseUnreferencedObjects()
             return try matchingObjects(try storeFetch(for: request), request: request)
@@ -121,50 +121,49 @@ extension NSManagedObjectContext {
         unpaged.limit = 0
         unpaged.offset = 0
         let pendingIDs = Set(pending.map(\.objectID))
-        var objects = try upstreamRows(unpaged).compactMap { row -> NSManagedObject? in
-            guard !pendingIDs.contains(row.objectID) else { return nil }
-            return register(row, asFault: true, refresh: false)
+        let rows = FetchedRows(try upstreamRows(unpaged))
+        var objects = rows.indices.compactMap { slot -> NSManagedObject? in
+            guard !pendingIDs.contains(rows[slot].objectID) else { return nil }
+            return register(rows, at: slot, asFault: true, refresh: false)
         }
         objects += try InMemoryQuery.filter(pending.filter { !$0.deletedFlag }, by: fetch.predicate)
         try InMemoryQuery.sort(&objects, by: fetch.sortDescriptors)
         return InMemoryQuery.page(objects, offset: fetch.offset, limit: fetch.limit)
     }
 
-    private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> FetchedObjects {
+    private func matchingObjects<T>(_ fetch: StoreFetch, request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let pending = request.includesPendingChanges ? pendingObjects(for: fetch) : []
         let objects: [NSManagedObject]
-        var fetchedRows: [RowSnapshot]?
         if pending.isEmpty, request.fetchBatchSize > 0 {
             objects = try batchedObjects(fetch, batchSize: request.fetchBatchSize)
         } else if pending.isEmpty {
-            let rows = try upstreamRows(fetch)
+            let rows = FetchedRows(try upstreamRows(fetch))
             // Read once: a request's properties are checked for exclusive access on each read.
             let (asFault, refresh) = (request.returnsObjectsAsFaults, request.shouldRefreshRefetchedObjects)
             registered.reserveCapacity(registered.count + rows.count)
-            if asFault { rowCache.reserveCapacity(rowCache.count + rows.count) }
-            objects = rows.map { register($0, asFault: asFault, refresh: refresh) }
-            fetchedRows = rows
+            objects = rows.indices.map { register(rows, at: $0, asFault: asFault, refresh: refresh) }
         } else {
             objects = try mergedWithPendingChanges(fetch, pending: pending)
             if !request.returnsObjectsAsFaults { objects.forEach { $0.fireFaultIfNeeded() } }
         }
         try prefetch(request.relationshipKeyPathsForPrefetching ?? [], for: objects)
-        return FetchedObjects(objects: objects, rows: fetchedRows)
+        return objects
     }
 
-    /// The registered object for a fetched row. A fault keeps the row for when it fires; an
-    /// object with unsaved changes keeps them.
-    func register(_ row: RowSnapshot, asFault: Bool, refresh: Bool) -> NSManagedObject {
-        let object = self.object(with: row.objectID)
+    /// The registered object for the fetched row at `slot`. A fault keeps the row for when
+    /// it fires; an object with unsaved changes keeps them.
+    func register(_ rows: FetchedRows, at slot: Int, asFault: Bool, refresh: Bool) -> NSManagedObject {
+        let object = self.object(with: rows[slot].objectID)
         if object.faultFlag {
             if asFault {
-                rowCache[row.objectID] = row
+                object.awaitRow(at: slot, of: rows, in: self)
             } else {
-                object.apply(row, in: self)
+                object.takeReadAheadRow(in: self)
+                object.apply(rows[slot], in: self)
                 awaken(fetched: object)
             }
         } else if refresh, !object.hasChanges {
-            object.apply(row, in: self)
+            object.apply(rows[slot], in: self)
         }
         return object
     }
@@ -184,7 +183,7 @@ extension NSManagedObjectContext {
                         next.append(target)
                     }
                 }
-                let faults = next.filter { $0.faultFlag && rowCache[$0.objectID] == nil }
+                let faults = next.filter { $0.faultFlag && $0.readAheadRow == nil }
                 for (id, row) in try upstreamRows(for: faults.map(\.objectID)) { rowCache[id] = row }
                 level = next
             }

@@ -52,6 +52,7 @@ extension NSManagedObjectContext {
         // Objects this context pushed to its parent are saved here, yet may name new objects.
         renameDestinations(in: objects, Dictionary(permanentIDs.map { ($0.key.name.key, $0.value) }) { _, later in later })
         for (id, row) in rowCache { rowCache[id] = row.replacingIDs(permanentIDs, objectID: id) }
+        for object in objects { object.replaceIDsInFetchedRow(permanentIDs) }
         propagateToChildren(permanentIDs)
     }
 }

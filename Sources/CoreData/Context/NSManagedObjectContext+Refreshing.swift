@@ -39,7 +39,7 @@ extension NSManagedObjectContext {
             let objects = registered.objects
             let ids = registered.ids
             for object in objects {
-                if !object.faultFlag { object.turnIntoFault() }
+                if object.faultFlag { object.takeReadAheadRow(in: self) } else { object.turnIntoFault() }
                 object.insertedFlag = false
                 object.deletedFlag = false
                 object.managedObjectContext = nil
@@ -71,7 +71,7 @@ extension NSManagedObjectContext {
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         performAndWait {
             guard object.managedObjectContext === self, !object.insertedFlag else { return }
-            rowCache.removeValue(forKey: object.objectID)
+            object.takeReadAheadRow(in: self)
             // A refresh reads the store again, not what this coordinator read before.
             persistentStoreCoordinator?.rowCache.remove(CollectionOfOne(object.objectID))
             // Fetched properties are fetched again after any refresh.
@@ -165,7 +165,7 @@ extension NSManagedObjectContext {
         }
         for id in updated {
             guard let object = registered[id] else { continue }
-            rowCache.removeValue(forKey: id)
+            object.takeReadAheadRow(in: self)
             if let row = fresh[id] {
                 if object.faultFlag {
                     rowCache[id] = row

@@ -174,7 +174,7 @@ extension NSManagedObjectContext {
     func fulfillFault(_ object: NSManagedObject) {
         let objectID = object.objectID
         if let batch = object.fetchBatch { batch.load(in: self) }
-        var row = rowCache.removeValue(forKey: objectID)
+        var row = object.takeReadAheadRow(in: self)
         var unread: NSError?
         if row == nil {
             do { row = try upstreamRows(for: [objectID])[objectID] } catch { unread = error as NSError }

@@ -158,7 +158,7 @@ extension NSManagedObjectContext {
         for object in inserted { object.insertedFlag = false }
         for object in deleted {
             registered.remove(object)
-            rowCache.removeValue(forKey: object.objectID)
+            object.takeReadAheadRow(in: self)
         }
         insertedSet = []
         deletedSet = []

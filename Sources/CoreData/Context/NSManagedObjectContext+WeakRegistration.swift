@@ -45,7 +45,7 @@ extension NSManagedObjectContext {
     /// Drops what the context kept for an object it lets go of: the row read ahead for a fault,
     /// and the store's count of registrations (collected into `unregistered`).
     private func noteRelease(of object: NSManagedObject, into unregistered: inout [NSManagedObjectID]) {
-        if object.faultFlag, !rowCache.isEmpty { rowCache.removeValue(forKey: object.objectID) }
+        if object.faultFlag { object.takeReadAheadRow(in: self) }
         if object.registrationName.store?.observesRegistrations == true { unregistered.append(object.objectID) }
     }
 }

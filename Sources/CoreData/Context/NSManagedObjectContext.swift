@@ -88,7 +88,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// next `save()`. Locked because the misuse may come from another context's queue.
     let misuseLock = NSLock()
     var misuseErrors: [NSError] = []
-    /// Rows read ahead of their objects' faults firing (from fetches and prefetching).
+    /// Rows read ahead of their objects' faults firing, for the faults that cannot hold their
+    /// fetch's row themselves (see `FetchedRows`): faults with state, and rows read by batches,
+    /// prefetching and merges. `NSManagedObject.readAheadRow` looks in both places.
     @exclusivity(unchecked) var rowCache = ObjectIDMap<RowSnapshot>()
     /// The query generation this context reads the store at (see `setQueryGenerationFrom`).
     var queryGenerationPin = QueryGenerationPin.unpinned

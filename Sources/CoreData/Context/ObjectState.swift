@@ -37,8 +37,7 @@ final class ObjectState {
 
 /// How a managed object holds its ID and state: inline while it has no state, so that the
 /// common fault costs no allocation beyond the object, and a batched fault not even its ID.
-/// Twelve bytes: the batched fault's slot and the references' spare bits, where Swift keeps
-/// the case.
+/// Twelve bytes: a fault's slot and the references' spare bits, where Swift keeps the case.
 enum ObjectStorage {
     /// A new object before its first value, or a fault before its context names it. Its
     /// temporary ID is made with its state, when something first asks: a fault made by a
@@ -49,6 +48,9 @@ enum ObjectStorage {
     /// A fault that never held state, whose row comes with the batch of a batched fetch and
     /// whose ID is the batch's member at `slot`, made only when asked for.
     case batchedFault(FetchBatch, slot: UInt32)
+    /// A fault that never held state, returned by an unbatched fetch, whose row waits in that
+    /// fetch's rows at `slot` (and whose ID is that row's).
+    case fetchedFault(FetchedRows, slot: UInt32)
     /// An object with state: fired, inserted, changed, or turned back into a fault.
     case state(ObjectState)
 }

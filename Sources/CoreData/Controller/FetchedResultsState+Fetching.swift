@@ -75,16 +75,16 @@ extension FetchedResultsState {
         // the struct (retaining everything it holds) for the call.
         let (ordering, naming, readsKeys) = (ordering, sectionNaming, readsObjectKeys)
         var snapshot = Snapshot(areInIncreasingOrder: ordering.areInIncreasingOrder)
-        snapshot.reserveCapacity(fetched.objects.count)
+        snapshot.reserveCapacity(fetched.count)
         // Should the store break ties or collate differently, our order rules: rows from the
         // first one out of our order on are sorted in afterwards, so later incremental updates
         // land where this snapshot expects.
         var outOfOrder: [(id: ResultIdentity, key: ResultSortKey, section: String)] = []
-        for (position, object) in fetched.objects.enumerated() {
+        for (position, object) in fetched.enumerated() {
             guard acceptsObject(object) else {
                 throw CoreDataError.misuse("NSFetchedResultsController fetched \(type(of: object)), not its result type")
             }
-            let row = readsKeys ? fetched.readAheadRow(of: object, at: position) : nil
+            let row = readsKeys ? ResultKeyPath.readAheadRow(of: object) : nil
             let key = ordering.isIncremental ? ordering.key(for: object, readAhead: row) : ordering.positionKey(position)
             let section = naming.name(for: object, readAhead: row, sortKey: key, ordering: ordering)
             if outOfOrder.isEmpty, snapshot.appendInOrder(id: ResultIdentity(object), key: key, section: section) { continue }

@@ -32,8 +32,7 @@ struct ResultKeyPath {
     /// object that is not a fault or has no such row. Callers that read several key paths of
     /// one object look it up once and pass it to `queryValue(of:readAhead:)`.
     static func readAheadRow(of object: NSManagedObject) -> RowSnapshot? {
-        guard object.faultFlag, let row = object.managedObjectContext?.rowCache[object.objectID],
-              row.values.index === object.propertyIndex else { return nil }
+        guard let row = object.readAheadRow, row.values.index === object.propertyIndex else { return nil }
         return row
     }
 

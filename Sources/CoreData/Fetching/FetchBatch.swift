@@ -22,8 +22,7 @@ final class FetchBatch {
         for slot in members.indices {
             guard let object = context.registered.object(named: members.name(at: slot)), object.fetchBatch === self else { continue }
             object.leaveFetchBatch()
-            let id = object.objectID
-            if object.faultFlag, context.rowCache[id] == nil { wanted.append(id) }
+            if object.faultFlag, object.readAheadRow == nil { wanted.append(object.objectID) }
         }
         // A failed read leaves the rows uncached: each fault then reads its own row, as an
         // unbatched fault does.
@@ -58,7 +57,7 @@ extension NSManagedObjectContext {
             guard let object = registeredObject(named: name) else {
                 return registerFault(of: batch.members.entity(at: slot)) { $0.becomeFault(of: batch, at: slot) }
             }
-            if object.faultFlag, rowCache[object.objectID] == nil { object.join(batch, at: slot) }
+            if object.faultFlag, object.readAheadRow == nil { object.join(batch, at: slot) }
             return object
         }
     }

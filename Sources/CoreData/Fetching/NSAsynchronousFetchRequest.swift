@@ -81,7 +81,8 @@ extension NSManagedObjectContext {
             let request = result.fetchRequest.fetchRequest
             let objects: [Any]
             if request.resultType == .managedObjectResultType, !hasChanges {
-                objects = rows.map { register($0, asFault: request.returnsObjectsAsFaults, refresh: false) }
+                let rows = FetchedRows(rows)
+                objects = rows.indices.map { register(rows, at: $0, asFault: request.returnsObjectsAsFaults, refresh: false) }
             } else {
                 objects = try fetch(request)
             }

@@ -38,6 +38,46 @@ import Testing
         }
     }
 
+    /// Sets every venue's tips to 1,000 in the store, telling no context.
+    func rewriteTips(of container: NSPersistentContainer) throws {
+        let update = NSBatchUpdateRequest(entityName: "Venue")
+        update.propertiesToUpdate = ["tips": 1_000]
+        _ = try container.newBackgroundContext().execute(update)
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func anUnbatchedFetchsFaultFiresFromTheRowItsFetchRead(storeType: String) throws {
+        let container = try venueContainer(rows: 40, in: directory, type: storeType)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let venues = try context.fetch(venuesByTipsDescending(batchSize: 0))
+            #expect(venues.count == 40 && venues.allSatisfy(\.isFault))
+            #expect(venues[7].objectID === venues[7].objectID, "its ID is the one its row holds")
+            try rewriteTips(of: container)
+            #expect(venues.map { $0.value(forKey: "tips") as? Int } == (0..<40).reversed().map { $0 },
+                    "each fault fires with the row read by its fetch, not the store's current one")
+            #expect(venues.allSatisfy { !$0.isFault })
+        }
+    }
+
+    @Test(arguments: [NSSQLiteStoreType, NSInMemoryStoreType])
+    func aRefreshOrALaterFetchReplacesTheRowAFaultWasWaitingFor(storeType: String) throws {
+        let container = try venueContainer(rows: 3, in: directory, type: storeType)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let first = try context.fetch(venuesByTipsDescending(batchSize: 0))
+            try rewriteTips(of: container)
+            context.refresh(first[0], mergeChanges: false)
+            #expect(first[0].isFault)
+            #expect(first[0].value(forKey: "tips") as? Int == 1_000, "a refreshed fault reads the store again")
+
+            let second = try context.fetch(venuesByTipsDescending(batchSize: 0))
+            #expect(second[1] === first[1] && second[1].isFault, "a fetch returns the fault already registered")
+            #expect(first[1].value(forKey: "tips") as? Int == 1_000, "the later fetch's row replaced the earlier one")
+            #expect(first[2].value(forKey: "tips") as? Int == 1_000)
+        }
+    }
+
     @Test func aFaultMadeFromAnIDFiresOnFirstTouch() throws {
         let container = try venueContainer(rows: 3, in: directory)
         let id = try container.viewContext.fetch(venuesByTipsDescending(batchSize: 0))[0].objectID
