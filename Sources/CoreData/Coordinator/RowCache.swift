@@ -19,6 +19,15 @@ final class RowCache: Sendable {
         var entries = ObjectIDMap<Entry>()
         /// Insertion order, for eviction; may name objects already removed.
         var order = Deque<NSManagedObjectID>()
+
+        /// Drops the oldest entries while there are more than `capacity`, and IDs of entries
+        /// already gone once the order lists twice as many. O(1) amortised: each ID appended is
+        /// popped at most once.
+        mutating func evictOverCapacity(_ capacity: Int) {
+            while entries.count > capacity || order.count > 2 * capacity, let oldest = order.popFirst() {
+                entries.removeValue(forKey: oldest)
+            }
+        }
     }
 
     let capacity: Int
@@ -43,21 +52,24 @@ final class RowCache: Sendable {
     }
 
     /// Keeps `rows`, unless an entry holds a newer version of the same object.
-    func store(_ rows: some Sequence<RowSnapshot>) {
+    ///
+    /// Only the last `capacity` rows of a larger batch are stored, and the oldest entries leave
+    /// as new ones come: filling the table with a whole large fetch first and trimming it
+    /// afterwards grew it to the fetch's size, and a Swift dictionary never gives back the room
+    /// (a fetch of a million rows left a table of two million buckets for 100,000 entries).
+    func store(_ rows: some Collection<RowSnapshot>) {
         let now = DispatchTime.now().uptimeNanoseconds
+        let kept = rows.suffix(capacity)
         state.withLock { state in
-            state.entries.reserveCapacity(min(capacity, state.entries.count + rows.underestimatedCount))
-            for row in rows {
+            state.entries.reserveCapacity(min(capacity, state.entries.count + kept.count) + 1)
+            for row in kept {
                 // One look-up for the usual case, a row not cached or older than this one.
                 if let replaced = state.entries.updateValue(Entry(row: row, storedAt: now), forKey: row.objectID) {
                     if replaced.row.version > row.version { state.entries[row.objectID] = replaced }
                 } else {
                     state.order.append(row.objectID)
+                    state.evictOverCapacity(capacity)
                 }
-            }
-            // O(1) amortised: each ID appended is popped at most once.
-            while state.entries.count > capacity || state.order.count > 2 * capacity, let oldest = state.order.popFirst() {
-                state.entries.removeValue(forKey: oldest)
             }
         }
     }

@@ -29,6 +29,20 @@ import Testing
         #expect(lookup.found.count == 1)
     }
 
+    @Test func aBatchLargerThanTheCapacityKeepsItsLastRows() {
+        let cache = RowCache(capacity: 100)
+        cache.store((1...40).map { row(Int64($0), version: 1, "\($0)") })
+        cache.store((1001...1250).map { row(Int64($0), version: 1, "\($0)") })
+        #expect(cache.count == 100)
+        let ids = [1, 40, 1150, 1151, 1250].map { row(Int64($0), version: 0, "").objectID }
+        let lookup = cache.rows(for: ids, stalenessInterval: -1)
+        #expect(lookup.missing.map(\.primaryKey) == [1, 40, 1150], "the earlier rows, and the batch's first 150, left")
+        #expect(Set(lookup.found.keys.compactMap(\.primaryKey)) == [1151, 1250])
+        cache.store([row(7, version: 1, "7")])
+        #expect(cache.count == 100 && cache.rows(for: [ids[3]], stalenessInterval: -1).missing.count == 1,
+                "a new row pushes out the oldest")
+    }
+
     @Test func removingAndStoringAgainKeepsTheBound() {
         let cache = RowCache(capacity: 10)
         for round in 0..<100 {
