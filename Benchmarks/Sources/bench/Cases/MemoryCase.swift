@@ -110,6 +110,8 @@ extension BenchmarkCase {
                    subject: "CoreData fetchBatched, \(rowLabel(large))", base: "C keys + 100 rows, \(rowLabel(large))", limit: 1.5),
             Target(statement: "fetch with fetchBatchSize at \(rowLabel(large)) grows the process by at most 100 MiB",
                    subject: "CoreData batched, \(rowLabel(large))", base: nil, limit: 100),
+            Target(statement: "unbatched fetch at \(rowLabel(large)) grows the process by at most 300 MiB",
+                   subject: "CoreData unbatched, \(rowLabel(large))", base: nil, limit: 300),
             Target(statement: "fetchBatched growth at \(rowLabel(large)) over growth at \(rowLabel(small))",
                    subject: "CoreData fetchBatched, \(rowLabel(large))", base: "CoreData fetchBatched, \(rowLabel(small))", limit: .infinity, informational: true),
             Target(statement: "fetch with fetchBatchSize: growth at \(rowLabel(large)) over growth at \(rowLabel(small))",
