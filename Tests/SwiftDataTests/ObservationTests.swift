@@ -25,6 +25,31 @@ struct ObservationTests {
         return changes
     }
 
+    @Test func aRefreshOfOneModelTellsObserversOfTheValuesItMoved() throws {
+        let directory = TemporaryDirectory()
+        let context = ModelContext(try directory.container(Trip.self, Stop.self))
+        let trip = Trip(name: "Porto", nights: 1)
+        context.insert(trip)
+        try context.save()
+        // Another container (another coordinator) changes the file; nothing merges that here.
+        let other = ModelContext(try directory.container(Trip.self, Stop.self))
+        try #require(try other.fetch(FetchDescriptor<Trip>()).first).nights = 7
+        try other.save()
+
+        trip.rating = 4
+        // The edit's event ends, as the end of a run-loop turn would end it.
+        context.processPendingChanges()
+        let nights = track { _ = trip.nights }
+        let rating = track { _ = trip.rating }
+        let start = track { _ = trip.start }
+        let object = try #require(context.managedObjectContext.registeredObjects.first { $0.value(forKey: "name") as? String == "Porto" })
+        context.managedObjectContext.refresh(object, mergeChanges: true)
+        #expect(nights.value == 1, "the store's new value is read underneath the unsaved change")
+        #expect(rating.value == 0, "the unsaved change stays as it was")
+        #expect(start.value == 0, "a property the store did not change is not reported")
+        #expect(trip.nights == 7 && trip.rating == 4)
+    }
+
     @Test func aMergeOfAnotherContextsSaveTellsObserversOfTheMergedProperties() async throws {
         let directory = TemporaryDirectory()
         let container = try directory.container(Trip.self, Stop.self)

@@ -68,29 +68,42 @@ extension NSManagedObjectContext {
 
     /// Re-reads an object from the store: `mergeChanges: false` drops its unsaved changes (it
     /// becomes a fault), `true` keeps them on top of the fresh values.
+    ///
+    /// An object refreshed under its unsaved changes is posted as refreshed in
+    /// `NSManagedObjectContextObjectsDidChange`, with the keys whose values moved as its
+    /// `changedValuesForCurrentEvent()`, as `refreshAllObjects()` and merges post theirs. One
+    /// turned into a fault tells its own observers (`didTurnIntoFault()`).
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         performAndWait {
-            guard object.managedObjectContext === self, !object.insertedFlag else { return }
-            object.takeReadAheadRow(in: self)
-            // A refresh reads the store again, not what this coordinator read before.
-            persistentStoreCoordinator?.rowCache.remove(CollectionOfOne(object.objectID))
-            // Fetched properties are fetched again after any refresh.
-            object.forgetFetchedPropertyResults()
-            guard flag, object.hasChanges else {
-                changedSet.remove(object)
-                object.turnIntoFault()
-                return
-            }
-            guard let row = try? upstreamRows(for: [object.objectID])[object.objectID] else { return }
-            object.apply(row, keepingChangesIn: self)
+            guard refreshWithoutPosting(object, mergeChanges: flag) else { return }
+            postObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: [object])
         }
+    }
+
+    /// `refresh(_:mergeChanges:)` without its notification; true when the object's values were
+    /// read again underneath its unsaved changes.
+    private func refreshWithoutPosting(_ object: NSManagedObject, mergeChanges flag: Bool) -> Bool {
+        guard object.managedObjectContext === self, !object.insertedFlag else { return false }
+        object.takeReadAheadRow(in: self)
+        // A refresh reads the store again, not what this coordinator read before.
+        persistentStoreCoordinator?.rowCache.remove(CollectionOfOne(object.objectID))
+        // Fetched properties are fetched again after any refresh.
+        object.forgetFetchedPropertyResults()
+        guard flag, object.hasChanges else {
+            changedSet.remove(object)
+            object.turnIntoFault()
+            return false
+        }
+        guard let row = try? upstreamRows(for: [object.objectID])[object.objectID] else { return false }
+        object.apply(row, keepingChangesIn: self)
+        return true
     }
 
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
         performAndWait {
             let objects = Array(registered.objects)
-            for object in objects { refresh(object, mergeChanges: true) }
+            for object in objects { _ = refreshWithoutPosting(object, mergeChanges: true) }
             postObjectsDidChange(inserted: [], updated: [], deleted: [], refreshed: Set(objects.filter { !$0.insertedFlag }))
         }
     }

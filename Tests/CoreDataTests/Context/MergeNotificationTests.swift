@@ -4,7 +4,7 @@ import Testing
 
 /// What a context tells observers when it merges another context's save: merged updates under
 /// `NSRefreshedObjectsKey`, merged deletions under `NSDeletedObjectsKey`, then
-/// `NSManagedObjectContextDidMergeChangesObjectIDs`.
+/// `NSManagedObjectContextDidMergeChangesObjectIDs`; and when it refreshes one object.
 @Suite struct MergeNotificationTests {
     let directory = TemporaryDirectory()
 
@@ -49,5 +49,40 @@ import Testing
         #expect(announcement.userInfo?[NSUpdatedObjectIDsKey] as? Set<NSManagedObjectID> == [editedID])
         #expect(announcement.userInfo?[NSDeletedObjectIDsKey] as? Set<NSManagedObjectID> == [deletedID])
         #expect(announcement.userInfo?[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID> == [try #require(insertedID)])
+    }
+
+    @Test func aRefreshKeepingChangesPostsTheObjectRefreshedWithTheKeysThatMoved() throws {
+        let container = try LedgerModel.container(in: directory)
+        let writer = container.newBackgroundContext()
+        let id = try writer.performAndWait {
+            let entry = LedgerEntry(context: writer)
+            entry.title = "Before"
+            try writer.save()
+            return entry.objectID
+        }
+        let reader = container.newBackgroundContext()
+        let entry = try reader.performAndWait {
+            let entry = try #require(reader.object(with: id) as? LedgerEntry)
+            entry.note = "Unsaved"
+            reader.processPendingChanges()
+            return entry
+        }
+        try writer.performAndWait {
+            (writer.object(with: id) as? LedgerEntry)?.title = "After"
+            try writer.save()
+        }
+
+        // What observers see while the notification is delivered (the event's keys reset after).
+        final class Seen: @unchecked Sendable { var refreshed: Set<NSManagedObject>?, keys: Set<String>? }
+        let seen = Seen()
+        let token = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: reader, queue: nil) { notification in
+            seen.refreshed = notification.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>
+            seen.keys = seen.refreshed?.first.map { Set($0.changedValuesForCurrentEvent().keys) }
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        reader.performAndWait { reader.refresh(entry, mergeChanges: true) }
+        #expect(seen.refreshed == [entry])
+        #expect(seen.keys == ["title"])
+        reader.performAndWait { #expect(entry.title == "After" && entry.note == "Unsaved") }
     }
 }
