@@ -6,16 +6,18 @@ import PostgresNIO
 
 /// Connections to PostgreSQL on postgres-nio's event loops. Every call blocks its caller (a
 /// context's queue) on a future; none runs on an event loop, where waiting would deadlock.
-struct PostgresNIOConnector: PostgreSQLConnector {
+package struct PostgresNIOConnector: PostgreSQLConnector {
     static let logger = Logger(label: "CoreDataPostgreSQL")
+    /// How many shapes of statement a connection keeps prepared (`PostgresNIOStatementCache`).
+    package static let preparedStatementsPerConnection = 100
 
-    func connect(to endpoint: PostgreSQLEndpoint) throws -> any PostgreSQLConnection {
+    package func connect(to endpoint: PostgreSQLEndpoint) throws -> any PostgreSQLConnection {
         let connection = PostgresNIOConnection(try Self.open(endpoint))
         _ = try connection.execute("SET search_path TO \(endpoint.schema)", [])
         return connection
     }
 
-    func listen(to endpoint: PostgreSQLEndpoint, channel: String,
+    package func listen(to endpoint: PostgreSQLEndpoint, channel: String,
                 received: @escaping @Sendable (String) -> Void) throws -> any PostgreSQLListener {
         try PostgresNIOListener(endpoint: endpoint, channel: channel, received: received)
     }

@@ -19,10 +19,19 @@ struct PostgresNIORow: SQLRow {
 
     var columnCount: Int32 { Int32(cells.count) }
 
-    func value(at column: Int32) -> SQLValue { Self.value(of: cells[Int(column)]) }
+    /// The cell of `column`, read as binary: postgres-nio asks for every result in the binary
+    /// format, but up to 1.33.2 labels the cells of a prepared statement's rows as text, the
+    /// format a statement's description always names (postgres-nio issue 303).
+    private func binaryCell(at column: Int32) -> PostgresCell {
+        var cell = cells[Int(column)]
+        cell.format = .binary
+        return cell
+    }
+
+    func value(at column: Int32) -> SQLValue { Self.value(of: binaryCell(at: column)) }
 
     func int64(at column: Int32) -> Int64 {
-        let cell = cells[Int(column)]
+        let cell = binaryCell(at: column)
         switch cell.dataType {
         case .int8, .int4, .int2: return (try? cell.decode(Int64.self)) ?? 0
         default: return Self.value(of: cell).int64Value
@@ -30,18 +39,18 @@ struct PostgresNIORow: SQLRow {
     }
 
     func double(at column: Int32) -> Double {
-        let cell = cells[Int(column)]
+        let cell = binaryCell(at: column)
         switch cell.dataType {
         case .float8, .float4: return (try? cell.decode(Double.self)) ?? 0
         default: return Self.value(of: cell).doubleValue
         }
     }
 
-    func text(at column: Int32) -> String { Self.value(of: cells[Int(column)]).textValue }
+    func text(at column: Int32) -> String { Self.value(of: binaryCell(at: column)).textValue }
 
     /// The class `value(of:)` decodes the cell into, read from its type alone (numeric aside).
     func storageClass(at column: Int32) -> SQLStorageClass {
-        let cell = cells[Int(column)]
+        let cell = binaryCell(at: column)
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int8, .int4, .int2, .bool: return .integer

@@ -10,11 +10,13 @@ import PostgresNIO
 /// callback has no flow control (its only flow-controlled API is async, and would need a task
 /// on Swift's cooperative pool, which the waiting thread may be one of), so rows the reader has
 /// not reached yet wait here as received, in their wire form.
-final class PostgresNIORowStream: @unchecked Sendable {
-    /// How a statement ended: answered (its metadata or its error), or its connection closed
+/// `Answer` is what the driver answers at the end: a statement's metadata, or the prepared
+/// statement a preparation made (which has no rows).
+final class PostgresNIORowStream<Answer>: @unchecked Sendable {
+    /// How a statement ended: answered (its answer or its error), or its connection closed
     /// first.
     enum End {
-        case answered(Result<PostgresQueryMetadata, any Error>)
+        case answered(Result<Answer, any Error>)
         case connectionClosed
     }
 

@@ -5,7 +5,7 @@ struct PostgreSQLSession {
 
     /// Hands `row` each row of `sql`'s result as it arrives from the server.
     func query(_ sql: String, _ bindings: [SQLValue] = [], row: (PostgreSQLRow) throws -> Void) throws {
-        _ = try connection.execute(sql, bindings) { try row(PostgreSQLRow(received: $0)) }
+        try connection.query(sql, bindings) { try row(PostgreSQLRow(received: $0)) }
     }
 
     @discardableResult
@@ -15,7 +15,7 @@ struct PostgreSQLSession {
 
     func scalar(_ sql: String, _ bindings: [SQLValue] = []) throws -> SQLValue? {
         var first: SQLValue?
-        _ = try connection.execute(sql, bindings) { row in
+        try connection.query(sql, bindings) { row in
             if first == nil, row.columnCount > 0 { first = row.value(at: 0) }
         }
         return first
