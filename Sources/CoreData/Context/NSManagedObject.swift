@@ -230,6 +230,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
     func awaitRow(at slot: Int, of rows: FetchedRows, in context: NSManagedObjectContext) {
         switch storage {
         case .fault, .batchedFault, .fetchedFault:
+            // The row an earlier fetch kept for it is out of date; left there, it would hold
+            // its values for as long as any fault of that fetch lives.
+            if case .fetchedFault(let earlier, let earlierSlot) = storage, earlier !== rows { _ = earlier.take(Int(earlierSlot)) }
             storage = .fetchedFault(rows, slot: UInt32(slot))
             // An older row a merge or batch left for it would be found first nowhere, but
             // would take memory until the object goes.

@@ -51,20 +51,28 @@ final class RowCache: Sendable {
         return (found, missing)
     }
 
-    /// Keeps `rows`, unless an entry holds a newer version of the same object.
+    /// Keeps `rows`, unless an entry holds a newer version of the same object; the oldest
+    /// entries leave as new ones come.
     ///
-    /// Only the last `capacity` rows of a larger batch are stored, and the oldest entries leave
-    /// as new ones come: filling the table with a whole large fetch first and trimming it
-    /// afterwards grew it to the fetch's size, and a Swift dictionary never gives back the room
-    /// (a fetch of a million rows left a table of two million buckets for 100,000 entries).
+    /// A batch larger than the whole cache is not added: it would push out every entry to keep
+    /// an arbitrary tail of itself, and grow the table to its full size for rows the fetching
+    /// context already holds. It still brings up to date the entries the cache has for its
+    /// objects, so that none is older than what was just read.
     func store(_ rows: some Collection<RowSnapshot>) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let kept = rows.suffix(capacity)
+        let adds = rows.count <= capacity
         state.withLock { state in
-            state.entries.reserveCapacity(min(capacity, state.entries.count + kept.count) + 1)
-            for row in kept {
-                // One look-up for the usual case, a row not cached or older than this one.
-                if let replaced = state.entries.updateValue(Entry(row: row, storedAt: now), forKey: row.objectID) {
+            if adds {
+                state.entries.reserveCapacity(min(capacity, state.entries.count + rows.count) + 1)
+            } else if state.entries.count == 0 {
+                return
+            }
+            for row in rows {
+                let entry = Entry(row: row, storedAt: now)
+                if !adds {
+                    if let cached = state.entries[row.objectID], cached.row.version <= row.version { state.entries[row.objectID] = entry }
+                } else if let replaced = state.entries.updateValue(entry, forKey: row.objectID) {
+                    // One look-up for the usual case, a row not cached or older than this one.
                     if replaced.row.version > row.version { state.entries[row.objectID] = replaced }
                 } else {
                     state.order.append(row.objectID)

@@ -6,12 +6,29 @@
 struct RowSnapshot {
     let objectID: NSManagedObjectID
     var version: Int64
-    var values: RowValues
+    /// The values, laid out by the object's entity's property index: the index is not kept
+    /// beside them, as a fetch holds one row per object it returns and every byte of a row
+    /// counts a million times over in a large fetch.
+    private var slots: ContiguousArray<StoredValue?>
 
     init(objectID: NSManagedObjectID, version: Int64, values: RowValues) {
+        assert(values.index.properties.count == objectID.entity.propertyIndex.properties.count,
+               "a row laid out for another entity than its object's")
         self.objectID = objectID
         self.version = version
-        self.values = values
+        self.slots = values.slots
+    }
+
+    var values: RowValues {
+        get { RowValues(index: objectID.entity.propertyIndex, slots: slots) }
+        set { slots = newValue.slots }
+        // Moves the array out and back, so that writing one value does not copy the others.
+        _modify {
+            var values = RowValues(index: objectID.entity.propertyIndex, slots: slots)
+            slots = []
+            defer { slots = values.slots }
+            yield &values
+        }
     }
 
     /// A row from values by name in Foundation form (to-one destinations as

@@ -29,18 +29,21 @@ import Testing
         #expect(lookup.found.count == 1)
     }
 
-    @Test func aBatchLargerThanTheCapacityKeepsItsLastRows() {
+    @Test func aBatchLargerThanTheCapacityOnlyUpdatesWhatIsCached() {
         let cache = RowCache(capacity: 100)
         cache.store((1...40).map { row(Int64($0), version: 1, "\($0)") })
-        cache.store((1001...1250).map { row(Int64($0), version: 1, "\($0)") })
-        #expect(cache.count == 100)
-        let ids = [1, 40, 1150, 1151, 1250].map { row(Int64($0), version: 0, "").objectID }
+        cache.store((1...40).map { row(Int64($0), version: 2, "new \($0)") } + (1001...1250).map { row(Int64($0), version: 1, "\($0)") })
+        #expect(cache.count == 40, "the batch's own rows are not added")
+        let ids = [1, 40, 1001, 1250].map { row(Int64($0), version: 0, "").objectID }
         let lookup = cache.rows(for: ids, stalenessInterval: -1)
-        #expect(lookup.missing.map(\.primaryKey) == [1, 40, 1150], "the earlier rows, and the batch's first 150, left")
-        #expect(Set(lookup.found.keys.compactMap(\.primaryKey)) == [1151, 1250])
-        cache.store([row(7, version: 1, "7")])
-        #expect(cache.count == 100 && cache.rows(for: [ids[3]], stalenessInterval: -1).missing.count == 1,
-                "a new row pushes out the oldest")
+        #expect(lookup.missing.map(\.primaryKey) == [1001, 1250])
+        #expect(lookup.found.values.map(\.version).sorted() == [2, 2], "the cached rows were brought up to date")
+        cache.store((1...150).map { row(Int64($0), version: 1, "old") })
+        #expect(cache.rows(for: [ids[0]], stalenessInterval: -1).found[ids[0]]?.version == 2,
+                "an older version in a large batch does not replace a newer entry")
+        cache.store((2001...2100).map { row(Int64($0), version: 1, "x") })
+        #expect(cache.count == 100 && cache.rows(for: [ids[0]], stalenessInterval: -1).missing.count == 1,
+                "batches within the capacity push out the oldest")
     }
 
     @Test func removingAndStoringAgainKeepsTheBound() {
