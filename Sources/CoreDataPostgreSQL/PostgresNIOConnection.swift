@@ -7,9 +7,9 @@ import PostgresNIO
 /// their PostgreSQL types (int8, float8, text, bytea; NULL untyped, so the server infers it);
 /// rows come back in the binary format and are streamed to the waiting thread
 /// (`PostgresNIORowStream`), which reads their cells in place (`PostgresNIORow`). Statements
-/// whose rows are read (`query`) run on statements prepared once per connection and shape
-/// (`PostgresNIOStatementCache`); the others are sent unnamed, parsed on every call, since only
-/// those answer the count of rows they wrote.
+/// whose count is not read (`query`: reads, and the writes of saves) run on statements prepared
+/// once per connection and shape (`PostgresNIOStatementCache`); the others are sent unnamed,
+/// parsed on every call, since only those answer the count of rows they wrote.
 final class PostgresNIOConnection: PostgreSQLConnection, @unchecked Sendable {
     private let connection: PostgresConnection
     /// Ends the wait for the request being waited for, if any: called when the connection

@@ -4,10 +4,10 @@ import CoreDataPostgreSQL
 import Testing
 
 extension PostgreSQLSuites {
-    /// Reads run on statements each connection prepares once per shape. One context reading
-    /// after another borrows the same pooled connection each time (the pool lends the one given
-    /// back last), so the server's `pg_prepared_statements` seen through `store.read` is the
-    /// fetches' connection's.
+    /// Reads and the writes of saves run on statements each connection prepares once per shape.
+    /// One context reading or saving after another borrows the same pooled connection each time
+    /// (the pool lends the one given back last), so the server's `pg_prepared_statements` seen
+    /// through `store.read` is the fetches' and saves' connection's.
     @Suite struct PostgreSQLPreparedStatementTests {
         private static func storeWithTeams() throws -> (NSPersistentContainer, PostgreSQLStore) {
             let container = try TeamModel.container()
@@ -45,12 +45,63 @@ extension PostgreSQLSuites {
             #expect(try Self.prepared(containing: "ZWINS >=", in: store) == [50])
         }
 
+        /// A save writes each table's rows with one statement (a record set bound as one
+        /// value), prepared by the first save and run again by the next; the transaction's
+        /// `BEGIN` and `COMMIT`, bound to nothing, are not kept.
+        @Test func aSavesWritesArePreparedOnce() throws {
+            let (container, store) = try Self.storeWithTeams()
+            let context = container.viewContext
+            let peru = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team"))
+                .first { $0.value(forKey: "teamName") as? String == "Peru" })
+            for round in 1...5 {
+                TeamModel.insertTeam("Team \(round)", zone: "Z", wins: 0, into: context)
+                peru.setValue(Int64(10 + round), forKey: "wins")
+                try context.save()
+            }
+            #expect(try Self.prepared(containing: "INSERT INTO ZTEAM", in: store) == [6])
+            #expect(try Self.prepared(containing: "UPDATE ZTEAM SET", in: store) == [5])
+            #expect(try Self.prepared(containing: "COMMIT", in: store).isEmpty)
+            #expect(try Self.teamNames(context, "wins > 10") == ["Peru"])
+        }
+
+        /// Batch requests answer how many rows they changed, which postgres-nio reads only from
+        /// statements it does not prepare; run again, they still count, and a save after them
+        /// still finds its version conflict.
+        @Test func batchRequestsCountTheRowsTheyChange() throws {
+            let (container, _) = try Self.storeWithTeams()
+            let context = container.viewContext
+            let ghana = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Team"))
+                .first { $0.value(forKey: "teamName") as? String == "Ghana" })
+            for name in ["Ana", "Bo", "Cy"] {
+                let player = NSEntityDescription.insertNewObject(forEntityName: "Player", into: context)
+                player.setValue(name, forKey: "name")
+            }
+            try context.save()
+            for _ in 0..<2 {
+                let update = NSBatchUpdateRequest(entityName: "Team")
+                update.predicate = NSPredicate(format: "wins <= %@", NSNumber(value: 1))
+                update.propertiesToUpdate = ["qualifyingZone": "Q"]
+                update.resultType = .updatedObjectsCountResultType
+                #expect((try context.execute(update) as? NSBatchUpdateResult)?.result as? Int == 2)
+            }
+            let players = NSFetchRequest<NSFetchRequestResult>(entityName: "Player")
+            players.predicate = NSPredicate(format: "name != %@", "Cy")
+            let delete = NSBatchDeleteRequest(fetchRequest: players)
+            delete.resultType = .resultTypeCount
+            #expect((try context.execute(delete) as? NSBatchDeleteResult)?.result as? Int == 2)
+            #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Player")) == 1)
+            // The batch update moved Ghana's version past the one this context holds.
+            ghana.setValue(Int64(9), forKey: "wins")
+            let conflict = #expect(throws: NSError.self) { try context.save() }
+            #expect(conflict?.code == NSManagedObjectMergeError)
+        }
+
         /// A column changing type changes the rows of a statement prepared before; PostgreSQL
         /// refuses to run it (0A000) until it is prepared again.
         @Test func aFetchStillRunsAfterAMigrationChangedItsTable() throws {
             let (container, store) = try Self.storeWithTeams()
             #expect(try Self.teamNames(container.viewContext, "wins >= %@", [2]) == ["Japan", "Peru"])
-            _ = try store.read { session in try session.run("ALTER TABLE ZTEAM ALTER COLUMN ZWINS TYPE NUMERIC") }
+            try store.read { session in try session.write("ALTER TABLE ZTEAM ALTER COLUMN ZWINS TYPE NUMERIC") }
             #expect(try Self.teamNames(container.viewContext, "wins >= %@", [2]) == ["Japan", "Peru"])
             #expect(try Self.prepared(containing: "ZWINS >=", in: store) == [1])
         }
@@ -60,8 +111,8 @@ extension PostgreSQLSuites {
             let count = "SELECT count(*) FROM ZLATER WHERE ZVALUE > $1"
             #expect(throws: (any Error).self) { try store.read { session in try session.scalar(count, [.integer(0)]) } }
             let answer = try store.read { session in
-                try session.run("CREATE TABLE ZLATER (ZVALUE BIGINT)")
-                try session.run("INSERT INTO ZLATER VALUES (1), (2)")
+                try session.write("CREATE TABLE ZLATER (ZVALUE BIGINT)")
+                try session.write("INSERT INTO ZLATER VALUES (1), (2)")
                 return try session.scalar(count, [.integer(0)])
             }
             #expect(answer == .integer(2))

@@ -15,12 +15,12 @@ extension PostgreSQLSuites {
             let container = try TeamModel.container()
             let store = try #require(container.persistentStoreCoordinator.persistentStores.first as? PostgreSQLStore)
             try store.read { session in
-                try session.run("""
+                try session.write("""
                     INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZTEAMNAME, ZQUALIFYINGZONE, ZWINS)
                     SELECT n, (SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Team'), 1, 'team ' || lpad(n::text, 5, '0'), 'Z', n
                     FROM generate_series(1, $1::int8) AS n
                     """, [.integer(Int64(teams))])
-                try session.run("UPDATE Z_PRIMARYKEY SET Z_MAX = $1 WHERE Z_NAME = 'Team'", [.integer(Int64(teams))])
+                try session.write("UPDATE Z_PRIMARYKEY SET Z_MAX = $1 WHERE Z_NAME = 'Team'", [.integer(Int64(teams))])
             }
             return (container, store)
         }
@@ -50,9 +50,9 @@ extension PostgreSQLSuites {
         /// the last one returned) runs the next fetches as if nothing had happened.
         @Test func aRowThatFailsToDecodeMidStreamFailsTheFetchAndLeavesTheStoreUsable() throws {
             let (container, store) = try Self.storeWithManyTeams()
-            _ = try store.read { session in
-                try session.run("INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZTEAMNAME, ZQUALIFYINGZONE, ZWINS) VALUES ($1, 99, 1, 'stray', 'Z', $2)",
-                                [.integer(Int64(Self.teams + 1)), .integer(Int64(Self.teams / 2))])
+            try store.read { session in
+                try session.write("INSERT INTO ZTEAM (Z_PK, Z_ENT, Z_OPT, ZTEAMNAME, ZQUALIFYINGZONE, ZWINS) VALUES ($1, 99, 1, 'stray', 'Z', $2)",
+                                  [.integer(Int64(Self.teams + 1)), .integer(Int64(Self.teams / 2))])
             }
             let backend = try store.read { try $0.scalar("SELECT pg_backend_pid()") }
             let context = container.viewContext

@@ -19,16 +19,17 @@
 ///   `PostgreSQLFailure`s.
 /// - `execute` returns only the count of rows written: everything else a statement answers
 ///   comes as rows (`RETURNING`).
-/// - `query` is for statements whose rows are read and whose count is not: the fetches, faults
-///   and `RETURNING` writes a store repeats in a few shapes. The driver keeps them prepared on
-///   the server per connection, so each shape is parsed and planned once per connection, not
-///   once per call; postgres-nio answers no count for a prepared statement, hence two calls.
+/// - `query` is for statements whose count is not read: the fetches, faults and the writes of
+///   saves a store repeats in a few shapes. The driver keeps them prepared on the server per
+///   connection, so each shape is parsed and planned once per connection, not once per call;
+///   postgres-nio answers no count for a prepared statement, hence two calls
+///   (`PostgreSQLSession` chooses between them).
 package protocol PostgreSQLConnection: AnyObject, Sendable {
     /// Runs one statement with its bound values, hands each row of its result to `row`, and
     /// returns the number of rows it inserted, updated or deleted.
     func execute(_ sql: String, _ bindings: [SQLValue], row: (any SQLRow) throws -> Void) throws -> Int
-    /// Runs one statement as `execute` does, on a statement prepared once per connection for
-    /// its text and the types of its bound values.
+    /// Runs one statement as `execute` does, without its count, on a statement prepared once
+    /// per connection for its text and the types of its bound values.
     func query(_ sql: String, _ bindings: [SQLValue], row: (any SQLRow) throws -> Void) throws
     /// Whether the connection can still be used (the server may have closed it).
     var isOpen: Bool { get }

@@ -6,14 +6,14 @@ extension PostgreSQLStore {
     func recordHistory(of changes: StoreChanges, _ session: PostgreSQLSession) throws {
         if tracksHistory { try recordHistory(try historyRecords(of: changes), origin: changes.origin, session) }
         if tracksHistory || postsRemoteChanges {
-            try session.run("SELECT pg_notify($1, $2)", [.text(endpoint.notificationChannel), .text(String(ProcessInfo.processInfo.processIdentifier))])
+            try session.write("SELECT pg_notify($1, $2)", [.text(endpoint.notificationChannel), .text(String(ProcessInfo.processInfo.processIdentifier))])
         }
     }
 
     func recordHistory(_ records: [HistoryRecord], origin: TransactionOrigin?, _ session: PostgreSQLSession) throws {
         guard tracksHistory, !records.isEmpty else { return }
         let lock = PostgreSQLHistorySchema.recordingLock(endpoint.schema)
-        try session.run(lock.sql, lock.bindings)
+        try session.write(lock.sql, lock.bindings)
         let strings = try [origin?.author, HistoryRecord.bundleID, origin?.contextName, HistoryRecord.processID].map { try internedString($0, session) }
         let inserted = try session.scalar("""
             INSERT INTO ATRANSACTION (Z_ENT, Z_OPT, ZAUTHOR, ZBUNDLEID, ZCONTEXTNAME, ZPROCESSID, ZTIMESTAMP) \
@@ -21,7 +21,7 @@ extension PostgreSQLStore {
             """, [.integer(SQLiteHistorySchema.transactionEntity)] + strings + [.real(Date().timeIntervalSinceReferenceDate)])
         guard case .integer(let transaction)? = inserted else { return }
         for record in records {
-            try session.run("""
+            try session.write("""
                 INSERT INTO ACHANGE (Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS, ZTOMBSTONE0) \
                 VALUES ($1, 1, $2, $3, $4, $5, $6, $7)
                 """, [.integer(SQLiteHistorySchema.changeEntity)] + record.columns(transaction: transaction))
@@ -30,8 +30,8 @@ extension PostgreSQLStore {
 
     private func internedString(_ string: String?, _ session: PostgreSQLSession) throws -> SQLValue {
         guard let string else { return .null }
-        try session.run("INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES ($1, 1, $2) ON CONFLICT (ZNAME) DO NOTHING",
-                        [.integer(SQLiteHistorySchema.stringEntity), .text(string)])
+        try session.write("INSERT INTO ATRANSACTIONSTRING (Z_ENT, Z_OPT, ZNAME) VALUES ($1, 1, $2) ON CONFLICT (ZNAME) DO NOTHING",
+                          [.integer(SQLiteHistorySchema.stringEntity), .text(string)])
         return try session.scalar("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = $1", [.text(string)]) ?? .null
     }
 
@@ -59,9 +59,9 @@ extension PostgreSQLStore {
         let condition = SQLiteHistorySchema.condition(boundary, deleting: true, dialect: dialect)
         return try writeTransaction { session in
             let selected = "SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition.sql)"
-            try session.run("INSERT INTO Z_HISTORYPURGE (Z_LAST) SELECT MAX(t.Z_PK) FROM ATRANSACTION t WHERE \(condition.sql) HAVING MAX(t.Z_PK) IS NOT NULL",
-                            condition.bindings)
-            try session.run("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (\(selected))", condition.bindings)
+            try session.write("INSERT INTO Z_HISTORYPURGE (Z_LAST) SELECT MAX(t.Z_PK) FROM ATRANSACTION t WHERE \(condition.sql) HAVING MAX(t.Z_PK) IS NOT NULL",
+                              condition.bindings)
+            try session.write("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (\(selected))", condition.bindings)
             return try session.run("DELETE FROM ATRANSACTION WHERE Z_PK IN (\(selected))", condition.bindings)
         }
     }

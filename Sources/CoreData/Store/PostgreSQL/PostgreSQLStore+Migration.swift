@@ -29,7 +29,7 @@ extension PostgreSQLStore {
                 // The migration dropped the old tables' unique indexes with them (or, for an
                 // altered table, as indexes it does not know); rows that break a new
                 // constraint fail it here (133021 underneath).
-                for statement in PostgreSQLSchema.uniqueIndexStatements(model: model) { try session.run(statement) }
+                for statement in PostgreSQLSchema.uniqueIndexStatements(model: model) { try session.write(statement) }
             }
         } catch {
             throw CoreDataError.make(NSMigrationError, "The migration of \(store) failed; the store is unchanged",

@@ -55,27 +55,27 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
     private func prepareSchema(_ session: PostgreSQLSession, model: NSManagedObjectModel) throws -> [String: Any] {
         try session.transaction {
             let lock = PostgreSQLSchema.creationLock(endpoint.schema)
-            try session.run(lock.sql, lock.bindings)
+            try session.write(lock.sql, lock.bindings)
             // Under the lock: two `CREATE SCHEMA IF NOT EXISTS` at once can both find no schema,
             // and the later insert into pg_namespace then fails with a unique violation (23505).
-            try session.run("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
-            for statement in PostgreSQLSchema.functionStatements { try session.run(statement) }
+            try session.write("CREATE SCHEMA IF NOT EXISTS \(endpoint.schema)")
+            for statement in PostgreSQLSchema.functionStatements { try session.write(statement) }
             if try session.scalar(PostgreSQLSchema.existsQuery) != .integer(1) {
                 guard !isReadOnly else {
                     throw CoreDataError.make(NSPersistentStoreOpenError, "There is no store in schema \(endpoint.schema) to open read-only")
                 }
-                for statement in PostgreSQLSchema.createStatements(model: model, layouts: Array(catalog.layouts.values)) { try session.run(statement) }
+                for statement in PostgreSQLSchema.createStatements(model: model, layouts: Array(catalog.layouts.values)) { try session.write(statement) }
                 for entity in model.entities {
-                    try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
-                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
+                    try session.write("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES ($1, $2, $3, 0)",
+                                      [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
                 }
                 var initial = SQLiteStoreMetadata.initial(identifier: UUID().uuidString, model: model)
                 initial[NSStoreTypeKey] = type
-                try session.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2)",
-                                [.text(initial[NSStoreUUIDKey] as! String), .blob(try SQLiteStoreMetadata.propertyList(of: initial))])
+                try session.write("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, $1, $2)",
+                                  [.text(initial[NSStoreUUIDKey] as! String), .blob(try SQLiteStoreMetadata.propertyList(of: initial))])
                 try SQLModelCache.write(model: model, on: session)
             }
-            if tracksHistory { for statement in PostgreSQLHistorySchema.createStatements { try session.run(statement) } }
+            if tracksHistory { for statement in PostgreSQLHistorySchema.createStatements { try session.write(statement) } }
             let stored = try readMetadata(session)
             guard !model.isConfiguration(withName: configurationName, compatibleWithStoreMetadata: stored), migratesAutomatically, !isReadOnly else {
                 return stored
@@ -129,14 +129,14 @@ final class PostgreSQLStore: NSPersistentStore, SQLTableStore, HistoryTracking, 
             let connection = try pool.detach()
             let session = PostgreSQLSession(connection: connection)
             do {
-                try session.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try session.write("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 try session.query("SELECT 1 FROM Z_METADATA LIMIT 1") { _ in }
             } catch {
                 pool.reattach(connection, healthy: false)
                 throw error
             }
             return QueryGeneration(store: self, session: session) {
-                pool.reattach(connection, healthy: connection.isOpen && (try? session.run("ROLLBACK")) != nil)
+                pool.reattach(connection, healthy: connection.isOpen && (try? session.write("ROLLBACK")) != nil)
             }
         }
     }

@@ -17,16 +17,16 @@ struct TableAlteration {
     /// drop an indexed column), and the missing ones are created with the others afterwards.
     func apply(keepingIndexes: Set<String>, _ session: some SQLSession) throws {
         if !deletedEntityNumbers.isEmpty {
-            try session.run("DELETE FROM \(table) WHERE Z_ENT IN (\(deletedEntityNumbers.map(String.init).joined(separator: ", ")))", [])
+            try session.write("DELETE FROM \(table) WHERE Z_ENT IN (\(deletedEntityNumbers.map(String.init).joined(separator: ", ")))", [])
         }
         var indexes: [String] = []
         try session.query(session.dialect.indexNamesQuery, [.text(table)]) { row in
             if case .text(let name) = row.value(at: 0) { indexes.append(name) }
         }
-        for index in indexes where !keepingIndexes.contains(index) { try session.run("DROP INDEX \(index)", []) }
-        for column in droppedColumns { try session.run("ALTER TABLE \(table) DROP COLUMN \(column)", []) }
-        for (from, to) in renamedColumns { try session.run("ALTER TABLE \(table) RENAME COLUMN \(from) TO \(to)", []) }
-        for definition in addedColumns { try session.run("ALTER TABLE \(table) ADD COLUMN \(definition)", []) }
+        for index in indexes where !keepingIndexes.contains(index) { try session.write("DROP INDEX \(index)", []) }
+        for column in droppedColumns { try session.write("ALTER TABLE \(table) DROP COLUMN \(column)", []) }
+        for (from, to) in renamedColumns { try session.write("ALTER TABLE \(table) RENAME COLUMN \(from) TO \(to)", []) }
+        for definition in addedColumns { try session.write("ALTER TABLE \(table) ADD COLUMN \(definition)", []) }
     }
 
     /// The name in a `CREATE INDEX name ON …` statement.

@@ -71,15 +71,15 @@ struct SQLMigration {
                          _ session: some SQLSession) throws {
         let sourceTables = Self.tables(of: source).filter { !tablesAltered.contains($0) }
         for table in sourceTables where try tableExists(table, session) {
-            try session.run("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)", [])
+            try session.write("ALTER TABLE \(table) RENAME TO \(table)\(Self.asideSuffix)", [])
         }
         let offsets = try keyOffsets(session)
         for layout in layouts where !tablesAltered.contains(layout.table) {
-            try session.run(layout.createStatement, [])
+            try session.write(layout.createStatement, [])
             try fill(layout, offsets: offsets, session)
         }
         let joinTables = SQLiteSchema.joinTables(in: destination)
-        for joinTable in joinTables { try session.run(joinTable.createStatement(dialect: session.dialect), []) }
+        for joinTable in joinTables { try session.write(joinTable.createStatement(dialect: session.dialect), []) }
         try fillJoinTables(offsets: offsets, session)
         let desiredIndexes = layouts.flatMap(\.indexStatements)
         for alteration in alterations.values.sorted(by: { $0.table < $1.table }) {
@@ -87,10 +87,10 @@ struct SQLMigration {
         }
         try checkMandatoryValues(layouts, session)
         for table in sourceTables where try tableExists(table + Self.asideSuffix, session) {
-            try session.run("DROP TABLE \(table)\(Self.asideSuffix)", [])
+            try session.write("DROP TABLE \(table)\(Self.asideSuffix)", [])
         }
         for statement in desiredIndexes + joinTables.map(\.indexStatement) {
-            try session.run(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "), [])
+            try session.write(statement.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "), [])
         }
         try rewriteBookkeeping(metadata: metadata, session)
     }
@@ -176,7 +176,7 @@ struct SQLMigration {
             let numbers = group.map { String($0.source.entityNumber) }.joined(separator: ", ")
             let table = aside(SQLiteSchema.table(for: group[0].source))
             let insert = "INSERT INTO \(layout.table) (\(names.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(table) t WHERE t.Z_ENT IN (\(numbers))"
-            try session.run(session.dialect.numberingPlaceholders(insert), bindings)
+            try session.write(session.dialect.numberingPlaceholders(insert), bindings)
         }
     }
 
@@ -290,7 +290,7 @@ struct SQLMigration {
                 let columns = [sourceColumn, destinationColumn] + (order.map { [$0] } ?? [])
                 let values = ["p.src + \(ownerOffset)", "p.dst + \(memberOffset)"] + (order == nil ? [] : ["p.ord"])
                 let select = "SELECT \(values.joined(separator: ", ")) FROM (\(memberPairs(of: sourceRelationship, dialect: session.dialect))) p"
-                try session.run(session.dialect.insertSkippingDuplicates(into: table, columns: columns, select: select), [])
+                try session.write(session.dialect.insertSkippingDuplicates(into: table, columns: columns, select: select), [])
             }
         }
     }
@@ -326,11 +326,11 @@ struct SQLMigration {
     /// Z_PRIMARYKEY anew (each entity's counter continues after its table's largest key), the
     /// metadata's version hashes, and the model archive.
     private func rewriteBookkeeping(metadata: [String: Any], _ session: some SQLSession) throws {
-        try session.run("DELETE FROM Z_PRIMARYKEY", [])
+        try session.write("DELETE FROM Z_PRIMARYKEY", [])
         let values = (1...3).map(session.dialect.placeholder).joined(separator: ", ")
         for entity in destination.entities {
             let table = SQLiteSchema.table(for: entity)
-            try session.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(values), (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
+            try session.write("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (\(values), (SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)))",
                                    [.integer(Int64(entity.entityNumber)), .text(entity.name ?? ""), .integer(Int64(entity.superentity?.entityNumber ?? 0))])
         }
         let metadata = metadata.merging(VersionHash.storeMetadata(of: destination)) { $1 }

@@ -6,8 +6,8 @@
 enum SQLModelCache {
     /// Replaces the metadata property list (the store's UUID column is left as it is).
     static func write(metadata: [String: Any], on session: some SQLSession) throws {
-        try session.run("UPDATE Z_METADATA SET Z_PLIST = \(session.dialect.placeholder(1)) WHERE Z_VERSION = 1",
-                        [.blob(try SQLiteStoreMetadata.propertyList(of: metadata))])
+        try session.write("UPDATE Z_METADATA SET Z_PLIST = \(session.dialect.placeholder(1)) WHERE Z_VERSION = 1",
+                          [.blob(try SQLiteStoreMetadata.propertyList(of: metadata))])
     }
 
     /// Replaces the metadata and the model archive together.
@@ -18,10 +18,10 @@ enum SQLModelCache {
 
     /// Replaces the model archive.
     static func write(model: NSManagedObjectModel, on session: some SQLSession) throws {
-        try session.run("CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CONTENT \(session.dialect.columnType("BLOB")))", [])
-        try session.run("DELETE FROM Z_MODELCACHE", [])
-        try session.run("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (\(session.dialect.placeholder(1)))",
-                        [.blob(Array(try ModelSchemaArchive.data(of: model)))])
+        try session.write("CREATE TABLE IF NOT EXISTS Z_MODELCACHE (Z_CONTENT \(session.dialect.columnType("BLOB")))", [])
+        try session.write("DELETE FROM Z_MODELCACHE", [])
+        try session.write("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (\(session.dialect.placeholder(1)))",
+                          [.blob(Array(try ModelSchemaArchive.data(of: model)))])
     }
 
     /// The model archived in the store `session` reads, or nil when it keeps none (a store

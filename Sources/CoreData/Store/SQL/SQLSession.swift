@@ -5,7 +5,12 @@ protocol SQLSession {
     /// cache) asks it for the few statements that differ.
     var dialect: SQLDialect { get }
     func query(_ sql: String, _ bindings: [SQLValue], row: (Row) throws -> Void) throws
-    @discardableResult
+    /// Runs a statement whose rows and count of changed rows nobody reads: a save's writes, a
+    /// migration's statements. PostgreSQL runs one with bound values on a prepared statement,
+    /// which cannot answer that count (`PostgreSQLSession.write`).
+    func write(_ sql: String, _ bindings: [SQLValue]) throws
+    /// Runs a statement and returns the number of rows it inserted, updated or deleted; only
+    /// for a caller that reads it (a batch request's result).
     func run(_ sql: String, _ bindings: [SQLValue]) throws -> Int
     /// The first column of the first row, or nil.
     func scalar(_ sql: String, _ bindings: [SQLValue]) throws -> SQLValue?
@@ -33,6 +38,11 @@ extension SQLSession {
 
 extension SQLiteConnection: SQLSession {
     var dialect: SQLDialect { .sqlite }
+
+    /// Every SQLite statement is cached and answers its count; nothing to choose.
+    func write(_ sql: String, _ bindings: [SQLValue]) throws {
+        try run(sql, bindings)
+    }
 }
 
 extension PostgreSQLSession: SQLSession {

@@ -121,14 +121,14 @@ extension SQLTableStore {
             for case let relationship as NSRelationshipDescription in referring.properties
             where relationship.entity === referring && !relationship.isToMany && relationship.destinationEntity.map(entity.isKindOf(entity:)) == true {
                 let column = SQLiteSchema.column(for: relationship)
-                try connection.run("UPDATE \(SQLiteSchema.table(for: referring)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN \(keyList)", [keys])
+                try connection.write("UPDATE \(SQLiteSchema.table(for: referring)) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN \(keyList)", [keys])
             }
         }
         for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
             if case .joinTable(let table, let sourceColumn, _, _) = SQLiteSchema.storage(of: relationship) {
-                try connection.run("DELETE FROM \(table) WHERE \(sourceColumn) IN \(keyList)", [keys])
+                try connection.write("DELETE FROM \(table) WHERE \(sourceColumn) IN \(keyList)", [keys])
             }
         }
-        try connection.run("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN \(keyList)", [keys])
+        try connection.write("DELETE FROM \(layout(for: entity).table) WHERE Z_PK IN \(keyList)", [keys])
     }
 }

@@ -38,7 +38,7 @@ extension SQLTableStore {
         values.reserveCapacity(layout.columns.count + 3)
         values += [.integer(row.objectID.primaryKey!), .integer(Int64(row.objectID.entity.entityNumber)), .integer(row.version)]
         try layout.appendColumnValues(of: row, to: &values)
-        try session.run(layout.insertStatement, values)
+        try session.write(layout.insertStatement, values)
     }
 
     func update(_ row: RowSnapshot, _ session: Session) throws {
@@ -48,7 +48,7 @@ extension SQLTableStore {
         values.append(.integer(row.version))
         try layout.appendColumnValues(of: row, to: &values)
         values.append(.integer(row.objectID.primaryKey!))
-        try session.run(layout.updateStatement, values)
+        try session.write(layout.updateStatement, values)
     }
 
     /// `rows`, a table at a time, each table's rows bound as one record set to the layout's
@@ -66,7 +66,7 @@ extension SQLTableStore {
         }
         // Tables in name order, as the version check locks them.
         for (layout, records) in sets.values.sorted(by: { $0.layout.table < $1.layout.table }) {
-            try session.run(layout[keyPath: statement]!, [records.bound])
+            try session.write(layout[keyPath: statement]!, [records.bound])
         }
     }
 
@@ -77,9 +77,9 @@ extension SQLTableStore {
         for group in groups.values {
             let entity = group[0].entity
             let keys = SQLValue.keyArray(group)
-            try session.run(layout(for: entity).deleteKeysStatement, [keys])
+            try session.write(layout(for: entity).deleteKeysStatement, [keys])
             for case let relationship as NSRelationshipDescription in entity.properties where relationship.isToMany {
-                if let joinRows = catalog.toManyStatements(of: relationship).deleteJoinRows { try session.run(joinRows, [keys]) }
+                if let joinRows = catalog.toManyStatements(of: relationship).deleteJoinRows { try session.write(joinRows, [keys]) }
             }
         }
     }
@@ -90,13 +90,13 @@ extension SQLTableStore {
         guard let sourceKey = change.source.primaryKey else { return }
         let statements = catalog.toManyStatements(of: change.relationship)
         let members = SQLValue.keyArray(change.members)
-        if let order = statements.updateOrder { try session.run(order, [members]) }
+        if let order = statements.updateOrder { try session.write(order, [members]) }
         // Both sides of a many-to-many change together; one side writes the shared table
         // (`insertJoinRows` is nil on the other).
         guard let insert = statements.insertJoinRows, let delete = statements.deleteJoinRows else { return }
         let source = SQLValue.text("[\(sourceKey)]")
-        try session.run(delete, [source])
+        try session.write(delete, [source])
         // The source's rows were just deleted and members are distinct: plain inserts.
-        try session.run(insert, [.integer(sourceKey), members])
+        try session.write(insert, [.integer(sourceKey), members])
     }
 }
