@@ -59,6 +59,33 @@ import Testing
         #expect(stored.first?.2 == 1)
     }
 
+    @Test func aChildsUnfiredFaultLearnsThePermanentIDsItsRowNames() throws {
+        let container = try makeContainer(model: TestModels.dogWalk(), storeURL: directory.file("Rows.sqlite"))
+        let top = container.newBackgroundContext()
+        top.performAndWait {
+            let dog = Dog(context: top)
+            dog.name = "Rex"
+            Walk(context: top).dog = dog
+        }
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = top
+        let walk = try child.performAndWait {
+            let walk = try #require(try child.fetch(NSFetchRequest<Walk>(entityName: "Walk")).first)
+            #expect(walk.isFault && walk.objectID.isTemporaryID, "a fault on the parent's unsaved row, naming an unsaved dog")
+            return walk
+        }
+        let dogID = try top.performAndWait { () -> NSManagedObjectID in
+            try top.save()
+            return try #require(top.registeredObjects.first { $0 is Dog }).objectID
+        }
+        child.performAndWait {
+            #expect(walk.isFault && !walk.objectID.isTemporaryID)
+            #expect(walk.dog?.objectID == dogID, "the row the fault waited on names the dog by its permanent ID")
+            #expect(walk.dog?.name == "Rex")
+            #expect(child.registeredObject(for: dogID) === walk.dog)
+        }
+    }
+
     @Test func aChildMergingTheParentsSaveSeesNoDuplicates() async throws {
         let container = try makeContainer(model: TestModels.dogWalk(), storeURL: directory.file("Merge.sqlite"))
         let top = container.newBackgroundContext()
