@@ -8,6 +8,7 @@ extension NSManagedObject {
     /// Fills the object from `row`, sharing the row's values as they are (same ordinals, same
     /// stored form, to-one destinations as IDs the context resolves when they are read).
     func apply(_ row: RowSnapshot, in context: NSManagedObjectContext) {
+        if fillStatelessFault(from: row) { return }
         committed = row
         var newValues = ObjectValues(row: row.values)
         if !faultFlag {

@@ -242,6 +242,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult {
         }
     }
 
+    /// Makes a fault that never held state an object holding `row`, in one step; false, doing
+    /// nothing, for any other object, which `apply(_:in:)` fills part by part.
+    func fillStatelessFault(from row: RowSnapshot) -> Bool {
+        guard case .fault(let objectID) = storage else { return false }
+        storage = .state(ObjectState(objectID: objectID, filledFrom: row))
+        return true
+    }
+
     /// The row read for this fault before it fires: the one its fetch keeps for it, or the one
     /// its context keeps (for a fault with state, or read by a batch, prefetch or merge); nil
     /// for an object that is not a fault or has no such row.

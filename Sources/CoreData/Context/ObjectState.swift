@@ -33,6 +33,17 @@ final class ObjectState {
         self.isFault = isFault
         self.fetchBatch = fetchBatch
     }
+
+    /// The state of a fault filled from `row`, made in one step: what every object a fetch
+    /// materialises and every fault that fires needs, without making empty values first and
+    /// setting each part after.
+    init(objectID: NSManagedObjectID, filledFrom row: RowSnapshot) {
+        self.objectID = objectID
+        values = ObjectValues(row: row.values)
+        committed = row
+        changedKeys = ChangedKeys(index: values.index)
+        isFault = false
+    }
 }
 
 /// How a managed object holds its ID and state: inline while it has no state, so that the
