@@ -38,8 +38,10 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let metadataFunction = metadataFunctionName(of: typeName)
         let inheritedMetadata = superclass.map { "\($0).\(metadataFunctionName(of: $0))(rootedAt: root) + " } ?? ""
         let overriding = superclass == nil ? "" : "override "
+        // The model's own storage is read on every property access, from the thread of the
+        // model's context alone: no dynamic exclusivity check, as Core Data's object storage.
         var members: [DeclSyntax] = [
-            "private var \(raw: initialValues): [SwiftData.ModelBackingData.InitialValue] = []",
+            "@exclusivity(unchecked) private var \(raw: initialValues): [SwiftData.ModelBackingData.InitialValue] = []",
             """
             public static func \(raw: metadataFunction)<Root: \(raw: typeName)>(rootedAt root: Root.Type) -> [SwiftData.Schema.PropertyMetadata] {
                 \(raw: inheritedMetadata)[\(raw: metadata.joined(separator: ",\n"))]
@@ -72,7 +74,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         } else {
             members += [
                 // Made on first use, so a fetched model never makes one only to replace it.
-                "private var _$backingData: SwiftData.ModelBackingData?",
+                "@exclusivity(unchecked) private var _$backingData: SwiftData.ModelBackingData?",
                 """
                 public var persistentBackingData: SwiftData.ModelBackingData {
                     get {

@@ -3,10 +3,10 @@ import SwiftSyntaxMacros
 
 /// What `@Model` puts on each persisted property: accessors through the backing data that
 /// report reads and writes to its observation registrar, an init accessor so the class's own
-/// initialisers assign it like a stored property, and two peers: the property's binding (a
-/// static resolved once per class, so an access looks nothing up by name) and a placeholder
-/// stored property the init accessor initialises (Swift requires one to track definite
-/// initialisation).
+/// initialisers assign it like a stored property, and three peers: the property's binding (a
+/// static resolved once per class, so an access looks nothing up by name), its key path for the
+/// registrar (a static too) and a placeholder stored property the init accessor initialises
+/// (Swift requires one to track definite initialisation).
 ///
 /// The init accessor keeps the value in a list of the class's own (a subclass initialises its
 /// properties before its superclass has made the backing data); the model hands that list to
@@ -19,6 +19,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
     ) throws -> [AccessorDeclSyntax] {
         guard let name = propertyName(of: declaration), let typeName = enclosingClassName(in: context) else { return [] }
         let binding = "\(typeName).\(bindingName(of: name))"
+        let keyPath = "\(typeName).\(keyPathName(of: name))"
         let initialValues = initialValuesName(of: typeName)
         return [
             """
@@ -31,14 +32,14 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """
             get {
                 let backing = persistentBackingData
-                backing.observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                backing.observationRegistrar.access(self, keyPath: \(raw: keyPath))
                 return backing.getValue(for: \(raw: binding))
             }
             """,
             """
             set {
                 let backing = persistentBackingData
-                backing.observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                backing.observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
                     backing.setValue(newValue, for: \(raw: binding), of: self)
                 }
             }
@@ -54,6 +55,7 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
         guard let name = propertyName(of: declaration), let typeName = enclosingClassName(in: context) else { return [] }
         return [
             "private static let \(raw: bindingName(of: name)) = SwiftData.ModelPropertyBinding.make(key: \(literal: name), keyPath: \\\(raw: typeName).\(raw: name))",
+            "private static let \(raw: keyPathName(of: name)) = \\\(raw: typeName).\(raw: name)",
             "@Transient private var _\(raw: name): SwiftData._SwiftDataNoType",
         ]
     }
@@ -68,6 +70,11 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
 
     /// The static binding of property `name`.
     static func bindingName(of name: String) -> String { "_$property_\(name)" }
+
+    /// The key path of property `name` that its accessors report to the observation
+    /// registrar: made once per class, where a literal in the accessor is looked up at each
+    /// access.
+    static func keyPathName(of name: String) -> String { "_$keyPath_\(name)" }
 
     /// The list of initial values of the class named `typeName`: one per class, private, so
     /// a subclass's does not clash with its superclass's.

@@ -82,6 +82,20 @@ struct FetchTests {
         #expect(seen == [1, 2, 3, 4, 5])
     }
 
+    @Test func aModelIsTheSameInstanceEachTimeItsContextFetchesIt() throws {
+        let (_, context) = try seeded()
+        let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.nights)])
+        let first = try context.fetch(descriptor)
+        let again = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.nights, order: .reverse)]))
+        #expect(zip(first, again.reversed()).allSatisfy { $0 === $1 })
+        let batched = try context.fetch(descriptor, batchSize: 2)
+        #expect(zip(first, batched).allSatisfy { $0 === $1 })
+        #expect(first.allSatisfy { $0.modelContext === context && !$0.hasChanges })
+        first[0].nights = 9
+        #expect(first[0].hasChanges && again.last?.nights == 9)
+        #expect(try context.fetch(descriptor).contains { $0 === first[0] })
+    }
+
     @Test func untranslatablePredicateThrowsAClearError() throws {
         let (_, context) = try seeded()
         let descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.viewCount > 0 })

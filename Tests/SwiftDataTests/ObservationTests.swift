@@ -83,6 +83,22 @@ struct ObservationTests {
         #expect(trip.nights == 2)
     }
 
+    @Test func aModelsOwnSetsTellItsObserversWhetherOrNotItWasReadBefore() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Trip(name: "Lisbon", nights: 2))
+        try context.save()
+        let trip = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Trip>()).first)
+        trip.nights = 3
+        let nights = track { _ = trip.nights }
+        let start = track { _ = trip.start }
+        trip.nights = 4
+        #expect(nights.value == 1, "a set made before anybody read the model leaves later observers working")
+        #expect(start.value == 0)
+        let rating = track { _ = trip.rating }
+        trip.rating = 5
+        #expect(rating.value == 1 && nights.value == 1)
+    }
+
     @Test func aRefreshTellsObservers() throws {
         let directory = TemporaryDirectory()
         let context = ModelContext(try directory.container(Trip.self, Stop.self))

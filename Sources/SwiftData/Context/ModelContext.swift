@@ -141,11 +141,43 @@ public final class ModelContext {
     func model(for object: NSManagedObject) -> any PersistentModel {
         let backing = object as! ModelBackingObject
         if let model = backing.model { return model }
+        return wrap(backing, as: modelType(of: backing))
+    }
+
+    /// The models wrapping `objects`, which a fetch of `T`'s entity returned, in order.
+    ///
+    /// Typed, so that a model made here needs no cast: when `T`'s entity has no subentities,
+    /// every object is a `T`'s and its model is made without looking its class up. A model
+    /// made earlier is checked to be a `T` by comparing its class, not by a dynamic cast.
+    func models<T: PersistentModel>(for objects: some Collection<NSManagedObject>, as _: T.Type) -> [T] {
+        let onlyT = container.schema.entity(of: T.self)?.subentities.isEmpty == true
+        var models: [T] = []
+        models.reserveCapacity(objects.count)
+        for object in objects {
+            let backing = object as! ModelBackingObject
+            if let model = backing.model {
+                models.append(type(of: model) == T.self ? unsafeDowncast(model as AnyObject, to: T.self) : model as! T)
+            } else if onlyT {
+                models.append(wrap(backing, as: T.self))
+            } else {
+                models.append(wrap(backing, as: modelType(of: backing)) as! T)
+            }
+        }
+        return models
+    }
+
+    /// The model class of `object`'s entity.
+    private func modelType(of object: ModelBackingObject) -> any PersistentModel.Type {
         guard let type = container.schema.modelType(of: object.entity) else {
             preconditionFailure("entity \(object.entity.name ?? "") has no model class in this container's schema")
         }
-        let model = type.init(backingData: ModelBackingData(object: backing, context: self))
-        backing.model = model
+        return type
+    }
+
+    /// A new model of class `type` around `object`, which remembers it.
+    private func wrap<T: PersistentModel>(_ object: ModelBackingObject, as type: T.Type) -> T {
+        let model = type.init(backingData: ModelBackingData(object: object, context: self))
+        object.model = model
         return model
     }
 

@@ -50,9 +50,9 @@ public final class ModelQuery<T: PersistentModel>: NSFetchedResultsControllerDel
     }
 
     private func reload() {
-        models = (controller.fetchedObjects ?? []).map { context.model(for: $0) as! T }
+        models = context.models(for: controller.fetchedObjects ?? [], as: T.self)
         sections = (controller.sections ?? []).map { section in
-            Section(name: section.name, models: (section.objects ?? []).compactMap { ($0 as? NSManagedObject).map { context.model(for: $0) as! T } })
+            Section(name: section.name, models: context.models(for: (section.objects ?? []).compactMap { $0 as? NSManagedObject }, as: T.self))
         }
     }
 }

@@ -24,9 +24,9 @@ public struct FetchResultsCollection<Element: PersistentModel>: RandomAccessColl
         request.predicate = NSPredicate(format: "self IN %@", Array(identifiers[range]))
         let fetched = (try? context.managedObjectContext.fetch(request)) ?? []
         let byID = Dictionary(fetched.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        let models = identifiers[range].map { id in
-            context.model(for: byID[id] ?? context.managedObjectContext.object(with: id)) as! Element
-        }
+        let models = context.models(for: identifiers[range].lazy.map { id in
+            byID[id] ?? context.managedObjectContext.object(with: id)
+        }, as: Element.self)
         batches.models[batch] = models
         return models[position - batch * batchSize]
     }

@@ -3,7 +3,7 @@ extension ModelContext {
     /// The models `descriptor` matches, in its order.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let request: NSFetchRequest<NSManagedObject> = try descriptor.fetchRequest()
-        return try managedObjectContext.fetch(request).map { model(for: $0) as! T }
+        return models(for: try managedObjectContext.fetch(request), as: T.self)
     }
 
     /// The models `descriptor` matches, filled `batchSize` at a time as they are read.

@@ -6,16 +6,21 @@ import Observation
 /// The `@Model` macro routes every persisted property here, through the property's
 /// `ModelPropertyBinding`, and reports reads and writes to the registrar held here, which the
 /// context also tells when values change underneath the model (a merge, a rollback, a refresh).
+///
+/// Its stored properties are read on every property access, from the thread of the model's
+/// context alone, so they skip the dynamic exclusivity check, as Core Data's object storage does.
 public final class ModelBackingData {
     /// The managed object, once the model is inserted or fetched.
-    @usableFromInline var object: ModelBackingObject?
+    @exclusivity(unchecked) @usableFromInline var object: ModelBackingObject?
     /// Values assigned before insertion, in assignment order, each with its property's binding,
     /// which moves it onto the managed object at insertion.
-    var pending: [InitialValue] = []
+    @exclusivity(unchecked) var pending: [InitialValue] = []
     /// Strong, so a model outlives no context it reads through (the context holds its objects,
     /// and an object only weakly its model, so this makes no cycle).
-    var context: ModelContext?
-    /// The observers of the model's persisted properties.
+    @exclusivity(unchecked) var context: ModelContext?
+    /// The observers of the model's persisted properties. Made with the backing data, not on
+    /// a model's first read: `ObservationRegistrar` is resilient, so a registrar held optional
+    /// (or in a class of its own) costs every read more than making it costs a new model.
     public let observationRegistrar = ObservationRegistrar()
     /// The temporary identity of a model not yet inserted.
     private lazy var unattachedID = UUID()

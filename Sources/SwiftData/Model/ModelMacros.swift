@@ -20,7 +20,7 @@ public macro Model() = #externalMacro(module: "SwiftDataMacros", type: "ModelMac
 
 /// What `@Model` puts on each persisted property; not written by hand.
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_), prefixed(_$property_))
+@attached(peer, names: prefixed(_), prefixed(_$property_), prefixed(_$keyPath_))
 public macro _PersistedProperty() = #externalMacro(module: "SwiftDataMacros", type: "PersistedPropertyMacro")
 
 /// Options of a persisted attribute: uniqueness, external storage, the name it had before a
