@@ -149,7 +149,9 @@ public final class ModelContext {
     /// Typed, so that a model made here needs no cast: when `T`'s entity has no subentities,
     /// every object is a `T`'s and its model is made without looking its class up. A model
     /// made earlier is checked to be a `T` by comparing its class, not by a dynamic cast.
-    func models<T: PersistentModel>(for objects: some Collection<NSManagedObject>, as _: T.Type) -> [T] {
+    /// An array, not any collection: iterating an unspecialised collection costs a witness
+    /// call and an opaque copy per object.
+    func models<T: PersistentModel>(for objects: [NSManagedObject], as _: T.Type) -> [T] {
         let onlyT = container.schema.entity(of: T.self)?.subentities.isEmpty == true
         var models: [T] = []
         models.reserveCapacity(objects.count)

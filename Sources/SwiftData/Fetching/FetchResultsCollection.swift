@@ -24,7 +24,7 @@ public struct FetchResultsCollection<Element: PersistentModel>: RandomAccessColl
         request.predicate = NSPredicate(format: "self IN %@", Array(identifiers[range]))
         let fetched = (try? context.managedObjectContext.fetch(request)) ?? []
         let byID = Dictionary(fetched.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        let models = context.models(for: identifiers[range].lazy.map { id in
+        let models = context.models(for: identifiers[range].map { id in
             byID[id] ?? context.managedObjectContext.object(with: id)
         }, as: Element.self)
         batches.models[batch] = models
