@@ -322,11 +322,11 @@ extension NSManagedObject {
             willChangeValue(forKey: key)
             defer { didChangeValue(forKey: key) }
             setToOne(value as? NSManagedObject, at: ordinal, maintainingInverse: true)
-        case .toMany:
+        case .toMany(let ordinal):
             ConcurrencyDebug.check(self)
             willChangeValue(forKey: key)
             defer { didChangeValue(forKey: key) }
-            replaceToMany(forKey: key, with: ManagedValueNormalizer.objects(in: value))
+            replaceToMany(at: ordinal, with: ManagedValueNormalizer.objects(in: value))
         case .attribute, .elsewhere:
             setValue(value, forKey: key)
         }

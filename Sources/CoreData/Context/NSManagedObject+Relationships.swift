@@ -119,18 +119,29 @@ extension NSManagedObject {
     }
 
     func replaceToMany(forKey key: String, with objects: [NSManagedObject]) {
+        guard let ordinal = propertyIndex.ordinals[key] else { return }
+        replaceToMany(at: ordinal, with: objects)
+    }
+
+    /// Makes `objects`, in order, the members of the to-many at `ordinal` (without
+    /// notifications), the members' inverse sides following; one look-up of the relationship
+    /// for the whole change, not one by name per member.
+    func replaceToMany(at ordinal: Int, with objects: [NSManagedObject]) {
+        let relationship = unsafeDowncast(propertyIndex.properties[ordinal], to: NSRelationshipDescription.self)
+        let key = relationship.name
         // All or nothing: one foreign member leaves the relationship as it was.
         if objects.contains(where: { refusesExternal($0, forKey: key) }) { return }
         fireFaultIfNeeded()
+        let inverse = relationship.inverseRelationship
         let keep = Set(objects.map(ObjectIdentifier.init))
-        for old in toManyMembers(forKey: key).objects where !keep.contains(ObjectIdentifier(old)) {
-            removeFromToMany(old, forKey: key)
+        for old in toManyMembers(at: ordinal, forKey: key).objects where !keep.contains(ObjectIdentifier(old)) {
+            if editMembers(at: ordinal, forKey: key, .remove(old)), let inverse { old.unlink(self, fromInverse: inverse) }
         }
         for (position, object) in objects.enumerated() {
-            addToMany(object, forKey: key, at: position)
+            if editMembers(at: ordinal, forKey: key, .insert(object, at: position)), let inverse { object.link(self, toInverse: inverse) }
         }
         // Reorder to the given order when members were already present.
-        editMembers(forKey: key, .reorder(objects))
+        editMembers(at: ordinal, forKey: key, .reorder(objects))
     }
 
     /// The one place a to-many relationship's members change (on this side only): the fault
@@ -138,12 +149,19 @@ extension NSManagedObject {
     /// the change is noted. False, touching nothing, when `edit` would change nothing.
     @discardableResult
     func editMembers(forKey key: String, _ edit: MembersEdit) -> Bool {
+        editMembers(at: propertyIndex.ordinals[key], forKey: key, edit)
+    }
+
+    /// `editMembers(forKey:_:)` for the relationship `key` at `ordinal`, when the caller knows
+    /// it (nil for a key that names no property).
+    @discardableResult
+    func editMembers(at ordinal: Int?, forKey key: String, _ edit: MembersEdit) -> Bool {
         fireFaultIfNeeded()
-        let members = toManyMembers(forKey: key)
+        let members = ordinal.map { toManyMembers(at: $0, forKey: key) } ?? toManyMembers(forKey: key)
         guard edit.changes(members) else { return false }
         willChangeStoredValue(forKey: key)
         edit.apply(to: members)
-        noteChange(key)
+        noteChange(key, ordinal: ordinal)
         return true
     }
 
