@@ -2,7 +2,7 @@
 /// returned them: each fault points at its row here by position, and takes it when it fires.
 ///
 /// One array shared by a fetch's faults, instead of a table keyed by object ID: a row costs its
-/// 32 bytes here rather than a hash-table bucket and a third of the table's empty space, and a
+/// 24 bytes here rather than a hash-table bucket and a third of the table's empty space, and a
 /// fault finds its row without hashing its ID. The array is the one the store returned, so
 /// keeping the rows copies nothing. It lives as long as a fault points at it; a fired fault
 /// leaves an empty row in its place, so its values belong to the object alone (a write to
@@ -24,7 +24,7 @@ final class FetchedRows {
     /// The row at `slot`, leaving a row with no values in its place.
     func take(_ slot: Int) -> RowSnapshot {
         let row = rows[slot]
-        rows[slot].values = RowValues(index: row.values.index, slots: [])
+        rows[slot].dropValues()
         return row
     }
 

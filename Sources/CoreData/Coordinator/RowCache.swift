@@ -67,11 +67,14 @@ final class RowCache: Sendable {
             } else if state.entries.count == 0 {
                 return
             }
+            // The entry is made only where it is kept: a batch that does not add mostly names
+            // objects the cache does not hold, and making one costs a retain of the row's parts.
             for row in rows {
-                let entry = Entry(row: row, storedAt: now)
                 if !adds {
-                    if let cached = state.entries[row.objectID], cached.row.version <= row.version { state.entries[row.objectID] = entry }
-                } else if let replaced = state.entries.updateValue(entry, forKey: row.objectID) {
+                    if let cached = state.entries[row.objectID], cached.row.version <= row.version {
+                        state.entries[row.objectID] = Entry(row: row, storedAt: now)
+                    }
+                } else if let replaced = state.entries.updateValue(Entry(row: row, storedAt: now), forKey: row.objectID) {
                     // One look-up for the usual case, a row not cached or older than this one.
                     if replaced.row.version > row.version { state.entries[row.objectID] = replaced }
                 } else {

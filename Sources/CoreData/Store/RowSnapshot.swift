@@ -31,6 +31,12 @@ struct RowSnapshot {
         }
     }
 
+    /// Lets go of the values, keeping the ID and version: what a fetched fault leaves behind
+    /// when it takes its row (no look-up of the layout, which an empty row does not need).
+    mutating func dropValues() {
+        slots = []
+    }
+
     /// A row from values by name in Foundation form (to-one destinations as
     /// `NSManagedObjectID`); names that are not properties of the entity are dropped.
     init(objectID: NSManagedObjectID, version: Int64, values named: [String: Any]) {
