@@ -34,10 +34,11 @@ extension NSManagedObjectContext {
     }
 
     /// `objects` as an array of `T`, a class of managed objects, when every one is of that
-    /// class: one class check an object. Casting the array (`as? [T]`) ran the runtime's
-    /// general cast twice an object.
+    /// class: one class check an object, none for `NSManagedObject` itself, which every object
+    /// is (a subclass's object would otherwise take the runtime's class walk each). Casting the
+    /// array (`as? [T]`) ran the runtime's general cast twice an object.
     private static func cast<T>(_ objects: [NSManagedObject], to objectType: NSManagedObject.Type, as _: T.Type) -> [T]? {
-        guard objects.allSatisfy({ $0.isInstance(of: objectType) }) else { return nil }
+        guard objectType == NSManagedObject.self || objects.allSatisfy({ $0.isInstance(of: objectType) }) else { return nil }
         // An array of class references has the same layout whatever its element class, and
         // every element was just checked to be a `T`.
         return unsafeBitCast(objects, to: [T].self)
