@@ -74,28 +74,28 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         } else {
             members += [
                 // Made on first use, so a fetched model never makes one only to replace it.
-                "@exclusivity(unchecked) private var _$backingData: SwiftData.ModelBackingData?",
+                "@exclusivity(unchecked) private var _$backingData = SwiftData.ModelBackingSlot()",
                 """
                 public var persistentBackingData: SwiftData.ModelBackingData {
                     get {
                         let backing: SwiftData.ModelBackingData
-                        if let existing = _$backingData {
+                        if let existing = _$backingData.data {
                             backing = existing
                         } else {
                             backing = SwiftData.ModelBackingData()
-                            _$backingData = backing
+                            _$backingData.hold(backing)
                         }
                         if !\(raw: initialValues).isEmpty { backing.adopt(&\(raw: initialValues)) }
                         return backing
                     }
-                    set { _$backingData = newValue }
+                    set { _$backingData.hold(newValue) }
                 }
                 """,
                 """
                 public required init(backingData: SwiftData.ModelBackingData) {
                     \(raw: placeholders.joined(separator: "\n"))
                     \(raw: initialValues) = []
-                    _$backingData = backingData
+                    _$backingData = SwiftData.ModelBackingSlot(backingData)
                 }
                 """,
             ]

@@ -96,6 +96,31 @@ struct FetchTests {
         #expect(try context.fetch(descriptor).contains { $0 === first[0] })
     }
 
+    @Test func aModelNobodyHoldsGoesAndItsObjectGetsANewOneOnDemand() throws {
+        let (_, context) = try seeded()
+        let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.nights)])
+        weak var fetched: Trip?
+        weak var inserted: Trip?
+        do {
+            let trips = try context.fetch(descriptor)
+            fetched = trips[0]
+            let fresh = Trip(name: "Foxtrot", nights: 6, kind: .leisure)
+            context.insert(fresh)
+            inserted = fresh
+        }
+        #expect(fetched == nil && inserted == nil)
+        // The objects stay registered; each gets a new model, which reads their values.
+        let again = try context.fetch(descriptor)
+        #expect(again.map(\.name) == ["Alpha", "Bravo", "Charlie", "Delta", "Écho", "Foxtrot"])
+        #expect(context.insertedModelsArray.compactMap { ($0 as? Trip)?.name } == ["Foxtrot"])
+        #expect(context.insertedModelsArray.first as? Trip === again.last)
+        // Turning the objects into faults reaches only the models that exist now.
+        context.managedObjectContext.refreshAllObjects()
+        #expect(again.map(\.nights) == [1, 2, 3, 4, 5, 6])
+        try context.save()
+        #expect(try context.fetch(descriptor).elementsEqual(again, by: ===))
+    }
+
     @Test func untranslatablePredicateThrowsAClearError() throws {
         let (_, context) = try seeded()
         let descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.viewCount > 0 })

@@ -163,6 +163,13 @@ public final class ModelBackingData {
         take(waiting)
     }
 
+    /// Its model is going (`ModelBackingSlot`): the object must not name it any longer. Only
+    /// one model at a time wraps an object, and its backing data is this one, so the object's
+    /// link is that model's.
+    func modelDidGo() {
+        object?.model = nil
+    }
+
     func persistentModelID(entityName: String) -> PersistentIdentifier {
         if let object { return PersistentIdentifier(object.objectID) }
         return PersistentIdentifier(unattachedEntityName: entityName, id: unattachedID)

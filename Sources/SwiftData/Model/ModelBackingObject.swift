@@ -2,8 +2,11 @@
 /// fetched object can find (or make) the model that wraps it.
 @usableFromInline
 final class ModelBackingObject: NSManagedObject {
-    /// Weak: the model holds its object, and a model nobody holds is made again on demand.
-    weak var model: (any PersistentModel)?
+    /// The model wrapping this object while one exists: the model holds its object, and a model
+    /// nobody holds is made again on demand. Not retained: the model's `ModelBackingSlot`
+    /// clears it as the model goes, so it never outlives the model (a weak reference would do
+    /// the same at the cost of a side allocation per model).
+    unowned(unsafe) var model: (any PersistentModel)?
 
     /// The values are gone (a rollback, a refresh that drops them, a reset): whoever observed
     /// the model's properties reads them again.
