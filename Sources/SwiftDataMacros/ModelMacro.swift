@@ -98,6 +98,15 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     _$backingData = SwiftData.ModelBackingSlot(backingData)
                 }
                 """,
+                // What every persisted property's getter calls, its subclasses' too (they cannot
+                // see the slot): the backing data is made, and the initial values handed to it,
+                // on the first read only.
+                """
+                public final func _$persistedValue<Subject: SwiftData.PersistentModel, Value>(of subject: Subject, keyPath: KeyPath<Subject, Value>, binding: SwiftData.ModelPropertyBinding) -> Value {
+                    if _$backingData.data == nil || !\(raw: initialValues).isEmpty { _ = persistentBackingData }
+                    return _$backingData.value(of: subject, keyPath: keyPath, binding: binding)
+                }
+                """,
             ]
         }
         return members

@@ -31,9 +31,8 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                let backing = persistentBackingData
-                backing.observationRegistrar.access(self, keyPath: \(raw: keyPath))
-                return backing.getValue(for: \(raw: binding))
+                if !\(raw: initialValues).isEmpty { _ = persistentBackingData }
+                return _$persistedValue(of: self, keyPath: \(raw: keyPath), binding: \(raw: binding))
             }
             """,
             """

@@ -11,12 +11,17 @@ import Observation
 /// context alone, so they skip the dynamic exclusivity check, as Core Data's object storage does.
 public final class ModelBackingData {
     /// The managed object, once the model is inserted or fetched.
-    @exclusivity(unchecked) @usableFromInline var object: ModelBackingObject?
+    @exclusivity(unchecked) @usableFromInline private(set) var object: ModelBackingObject? {
+        didSet { objectForReads = object.map(Unmanaged.passUnretained) }
+    }
+    /// `object`, unretained, for the accessors' reads: `object` keeps it alive as long as this
+    /// backing data lives, and a read through a retained copy costs a retain and a release.
+    @exclusivity(unchecked) @usableFromInline private(set) var objectForReads: Unmanaged<ModelBackingObject>?
     /// Values assigned before insertion, in assignment order, each with its property's binding,
     /// which moves it onto the managed object at insertion.
     @exclusivity(unchecked) var pending: [InitialValue] = []
     /// Strong, so a model outlives no context it reads through (the context holds its objects,
-    /// and an object only weakly its model, so this makes no cycle).
+    /// and an object does not retain its model, so this makes no cycle).
     @exclusivity(unchecked) var context: ModelContext?
     /// The observers of the model's persisted properties. Made with the backing data, not on
     /// a model's first read: `ObservationRegistrar` is resilient, so a registrar held optional
@@ -29,6 +34,7 @@ public final class ModelBackingData {
 
     init(object: ModelBackingObject, context: ModelContext) {
         self.object = object
+        objectForReads = Unmanaged.passUnretained(object)
         self.context = context
     }
 
@@ -76,7 +82,9 @@ public final class ModelBackingData {
     /// is read typed from its slot, specialised for the property's type.
     @inlinable
     public func getValue<Value>(for binding: ModelPropertyBinding) -> Value {
-        if binding.isDirect, let object { return object.managedValue(for: binding.managed) }
+        if binding.isDirect, let objectForReads {
+            return objectForReads._withUnsafeGuaranteedRef { $0.managedValue(for: binding.managed) }
+        }
         return convertedValue(for: binding)
     }
 
