@@ -150,22 +150,24 @@ public final class ModelContext {
     /// every object is a `T`'s and its model is made without looking its class up. A model
     /// made earlier is checked to be a `T` by comparing its class, not by a dynamic cast.
     /// An array, not any collection: iterating an unspecialised collection costs a witness
-    /// call and an opaque copy per object.
+    /// call and an opaque copy per object. The result is built as class references and then
+    /// retyped (the layout is the same), because appending to an array of the unspecialised
+    /// `T` goes through the standard library's generic entry point for each model.
     func models<T: PersistentModel>(for objects: [NSManagedObject], as _: T.Type) -> [T] {
         let onlyT = container.schema.entity(of: T.self)?.subentities.isEmpty == true
-        var models: [T] = []
+        var models: [AnyObject] = []
         models.reserveCapacity(objects.count)
         for object in objects {
             let backing = object as! ModelBackingObject
             if let model = backing.model {
-                models.append(type(of: model) == T.self ? unsafeDowncast(model as AnyObject, to: T.self) : model as! T)
+                models.append(type(of: model) == T.self ? model : model as! T)
             } else if onlyT {
                 models.append(wrap(backing, as: T.self))
             } else {
                 models.append(wrap(backing, as: modelType(of: backing)) as! T)
             }
         }
-        return models
+        return unsafeBitCast(models, to: [T].self)
     }
 
     /// The model class of `object`'s entity.
