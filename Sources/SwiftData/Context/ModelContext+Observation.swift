@@ -6,11 +6,11 @@ extension ModelContext {
     /// each live model hear of the properties whose values moved, or of all of them when the
     /// context does not know which. Faults are left out: they told their observers when they
     /// dropped their values, and nobody has read them since.
-    func notifyObserversOfRefreshedModels(_ objects: Set<NSManagedObject>?) {
+    static func notifyObserversOfRefreshedModels(_ objects: Set<NSManagedObject>?, in schema: Schema) {
         guard let objects else { return }
         for object in objects where !object.isFault {
             guard let model = (object as? ModelBackingObject)?.model,
-                  let bindings = container.schema.bindings(of: object.entity) else { continue }
+                  let bindings = schema.bindings(of: object.entity) else { continue }
             let changed = object.keysChangedInCurrentEvent
             let backing = model.persistentBackingData
             if changed.isEmpty {

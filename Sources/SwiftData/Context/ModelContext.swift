@@ -33,11 +33,14 @@ public final class ModelContext {
         // updates the saved model: SwiftData's upsert.
         managedObjectContext.automaticallyMergesChangesFromParent = true
         managedObjectContext.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
-        let observed = WeakModelContext(context: self)
+        // The observation needs the schema only, not this context: a weak reference to the
+        // context would give it a side table, and every retain of it (one per model made)
+        // would take the runtime's slow path.
+        let schema = container.schema
         changeObservation = NotificationCenter.default.addObserver(
             forName: .NSManagedObjectContextObjectsDidChange, object: managedObjectContext, queue: nil
         ) { notification in
-            observed.context?.notifyObserversOfRefreshedModels(notification.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>)
+            Self.notifyObserversOfRefreshedModels(notification.userInfo?[NSRefreshedObjectsKey] as? Set<NSManagedObject>, in: schema)
         }
     }
 
@@ -203,19 +206,19 @@ public final class ModelContext {
     func noteChange() {
         guard autosaveEnabled, !autosaveScheduled else { return }
         autosaveScheduled = true
-        let target = WeakModelContext(context: self)
+        let target = AutosaveTarget(context: self)
         DispatchQueue.main.async {
-            guard let context = target.context, context.autosaveScheduled else { return }
-            try? context.save()
+            guard target.context.autosaveScheduled else { return }
+            try? target.context.save()
         }
     }
 }
 
-/// The context an autosave or a change observation is for, read only where the context is
-/// used: an autosave on the main queue, where the main context lives; a change notification on
-/// the managed object context's queue.
-private struct WeakModelContext: @unchecked Sendable {
-    weak var context: ModelContext?
+/// The context an autosave is for, read only on the main queue, where the main context lives.
+/// Held strongly until the save: the changes are saved even if nobody else holds the context
+/// by then, and no weak reference gives the context a side table (see `init`).
+private struct AutosaveTarget: @unchecked Sendable {
+    let context: ModelContext
 }
 
 extension ModelContext: Hashable, Identifiable {
