@@ -115,6 +115,20 @@ struct ContextTests {
         #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["Autosaved"])
     }
 
+    @Test func aMergeWaitsForTheModelActorsJobToEnd() async throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        let seed = ModelContext(container)
+        let trip = Trip(name: "Porto", nights: 2)
+        seed.insert(trip)
+        try seed.save()
+        let reader = NightsReader(modelContainer: container)
+        let nights = try await reader.nightsAroundAnotherSave(of: trip.persistentModelID)
+        #expect(nights.before == 2 && nights.after == 2, "the merge of the other context's save ran inside the job")
+        // Queued before the actor's next job, the merge has run by then.
+        #expect(await reader.nights(of: trip.persistentModelID) == 3)
+    }
+
     @Test func modelActorWorksOnItsOwnContext() async throws {
         let directory = TemporaryDirectory()
         let container = try directory.container(Trip.self, Stop.self)
@@ -123,6 +137,24 @@ struct ContextTests {
         #expect(await importer.name(of: identifier) == "Actor")
         let context = ModelContext(container)
         #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Actor"])
+    }
+}
+
+@ModelActor
+actor NightsReader {
+    /// Reads a trip's nights, has another context save a change to them, gives a merge time to
+    /// run, and reads them again: all in one job.
+    func nightsAroundAnotherSave(of identifier: PersistentIdentifier) throws -> (before: Int, after: Int) {
+        let before = self[identifier, as: Trip.self]?.nights ?? -1
+        let other = ModelContext(modelContainer)
+        for trip in try other.fetch(FetchDescriptor<Trip>()) { trip.nights += 1 }
+        try other.save()
+        Thread.sleep(forTimeInterval: 0.3)
+        return (before, self[identifier, as: Trip.self]?.nights ?? -1)
+    }
+
+    func nights(of identifier: PersistentIdentifier) -> Int? {
+        self[identifier, as: Trip.self]?.nights
     }
 }
 

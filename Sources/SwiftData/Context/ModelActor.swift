@@ -8,11 +8,12 @@ public protocol ModelExecutor: AnyObject, Sendable {
 /// A model executor that is also the actor's serial executor.
 public protocol SerialModelExecutor: ModelExecutor, SerialExecutor {}
 
-/// A serial queue of the actor's own, on which its context is used.
+/// Runs the actor's jobs on its context's queue, one at a time: the queue on which the context
+/// also merges other contexts' saves, so that the actor's reads and writes of its models never
+/// overlap a merge changing the same objects.
 public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked Sendable {
-    // The context is only touched by jobs of this executor, which run one at a time.
+    // The context is only touched by jobs of this executor and by merges, all on its queue.
     public let modelContext: ModelContext
-    private let queue = DispatchQueue(label: "SwiftData.DefaultSerialModelExecutor")
 
     public init(modelContext: ModelContext) {
         self.modelContext = modelContext
@@ -21,7 +22,7 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        modelContext.managedObjectContext.perform { job.runSynchronously(on: executor) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
