@@ -117,11 +117,7 @@ struct ContextTests {
 
     @Test func aMergeWaitsForTheModelActorsJobToEnd() async throws {
         let directory = TemporaryDirectory()
-        let container = try directory.container(Trip.self, Stop.self)
-        let seed = ModelContext(container)
-        let trip = Trip(name: "Porto", nights: 2)
-        seed.insert(trip)
-        try seed.save()
+        let (container, _, trip) = try directory.containerWithSavedTrip(named: "Porto", nights: 2)
         let reader = NightsReader(modelContainer: container)
         let nights = try await reader.nightsAroundAnotherSave(of: trip.persistentModelID)
         #expect(nights.before == 2 && nights.after == 2, "the merge of the other context's save ran inside the job")

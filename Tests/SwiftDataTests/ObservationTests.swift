@@ -52,11 +52,7 @@ struct ObservationTests {
 
     @Test func aMergeOfAnotherContextsSaveTellsObserversOfTheMergedProperties() async throws {
         let directory = TemporaryDirectory()
-        let container = try directory.container(Trip.self, Stop.self)
-        let writer = ModelContext(container)
-        let written = Trip(name: "Lisbon", nights: 2)
-        writer.insert(written)
-        try writer.save()
+        let (container, writer, written) = try directory.containerWithSavedTrip(named: "Lisbon", nights: 2)
 
         let reader = ModelContext(container)
         let trip = try #require(try reader.fetch(FetchDescriptor<Trip>()).first)

@@ -19,6 +19,17 @@ final class TemporaryDirectory {
         try ModelContainer(for: Schema(types), configurations: [ModelConfiguration(url: storeURL)])
     }
 
+    /// A container of trips and stops on this directory's store file, with one trip saved by
+    /// the context returned with it.
+    func containerWithSavedTrip(named name: String, nights: Int) throws -> (container: ModelContainer, context: ModelContext, trip: Trip) {
+        let container = try container(Trip.self, Stop.self)
+        let context = ModelContext(container)
+        let trip = Trip(name: name, nights: nights)
+        context.insert(trip)
+        try context.save()
+        return (container, context, trip)
+    }
+
     /// The rows `sql` reads from the store file, through the sqlite3 tool (not our code).
     func sqlite(_ sql: String) throws -> [String] {
         let process = Process()
