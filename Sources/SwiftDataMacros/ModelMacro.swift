@@ -99,11 +99,11 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                 }
                 """,
                 // What every persisted property's getter calls, its subclasses' too (they cannot
-                // see the slot): the backing data is made, and the initial values handed to it,
-                // on the first read only.
+                // see the slot): the backing data is made on the first read only. Each getter
+                // has already handed its own class's initial values over.
                 """
                 public final func _$persistedValue<Subject: SwiftData.PersistentModel, Value>(of subject: Subject, keyPath: KeyPath<Subject, Value>, binding: SwiftData.ModelPropertyBinding) -> Value {
-                    if _$backingData.data == nil || !\(raw: initialValues).isEmpty { _ = persistentBackingData }
+                    if _$backingData.data == nil { _ = persistentBackingData }
                     return _$backingData.value(of: subject, keyPath: keyPath, binding: binding)
                 }
                 """,
