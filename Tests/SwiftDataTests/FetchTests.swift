@@ -121,6 +121,26 @@ struct FetchTests {
         #expect(try context.fetch(descriptor).elementsEqual(again, by: ===))
     }
 
+    @Test func anObjectWhoseModelWentIsNotKeptAliveByWhatItKeptForItsNextModel() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        weak var object: NSManagedObject?
+        do {
+            let trip = Trip(name: "Alpha", nights: 1)
+            context.insert(trip)
+            try context.save()
+            trip.nights = 10
+            try context.save()
+            object = context.managedObjectContext.registeredObjects.first
+            #expect(object != nil)
+        }
+        // Once the context lets go, nothing holds the object: it keeps the backing data of its
+        // models, which must not keep the object in turn.
+        context.managedObjectContext.reset()
+        #expect(object == nil)
+        let again = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        #expect(again.nights == 10 && again.modelContext === context)
+    }
+
     @Test func untranslatablePredicateThrowsAClearError() throws {
         let (_, context) = try seeded()
         let descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.viewCount > 0 })

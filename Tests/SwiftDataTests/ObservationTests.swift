@@ -67,6 +67,25 @@ struct ObservationTests {
         #expect(trip.nights == 5)
     }
 
+    @Test func observersOfAModelNobodyHoldsHearOfChangesThroughTheObjectsNextModel() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Trip(name: "Lisbon", nights: 2))
+        try context.save()
+        weak var first: Trip?
+        let nights: Changes
+        do {
+            let trip = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+            first = trip
+            nights = track { _ = trip.nights }
+        }
+        #expect(first == nil, "nothing holds the observed model any longer")
+        let next = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        let name = track { _ = next.name }
+        next.nights = 3
+        #expect(nights.value == 1, "the object's observers are kept with the object, not its model")
+        #expect(name.value == 0)
+    }
+
     @Test func aRollbackTellsObserversOfTheRevertedValues() throws {
         let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let trip = Trip(name: "Lisbon", nights: 2)

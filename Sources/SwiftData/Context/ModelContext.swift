@@ -181,9 +181,17 @@ public final class ModelContext {
         return type
     }
 
-    /// A new model of class `type` around `object`, which remembers it.
+    /// A new model of class `type` around `object`, which remembers it, on the backing data the
+    /// object kept from an earlier model if it has one.
     private func wrap<T: PersistentModel>(_ object: ModelBackingObject, as type: T.Type) -> T {
-        let model = type.init(backingData: ModelBackingData(object: object, context: self))
+        let backing: ModelBackingData
+        if let kept = object.backingData {
+            kept.rejoin(object, in: self)
+            backing = kept
+        } else {
+            backing = ModelBackingData(object: object, context: self)
+        }
+        let model = type.init(backingData: backing)
         object.model = model
         return model
     }

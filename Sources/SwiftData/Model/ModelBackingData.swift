@@ -10,7 +10,9 @@ import Observation
 /// Its stored properties are read on every property access, from the thread of the model's
 /// context alone, so they skip the dynamic exclusivity check, as Core Data's object storage does.
 public final class ModelBackingData {
-    /// The managed object, once the model is inserted or fetched.
+    /// The managed object, once the model is inserted or fetched, while a model holds this
+    /// backing data: the object keeps its backing data for its next model, so holding the
+    /// object only while a model exists keeps no object alive that nobody uses.
     @exclusivity(unchecked) @usableFromInline private(set) var object: ModelBackingObject? {
         didSet { objectForReads = object.map(Unmanaged.passUnretained) }
     }
@@ -20,22 +22,24 @@ public final class ModelBackingData {
     /// Values assigned before insertion, in assignment order, each with its property's binding,
     /// which moves it onto the managed object at insertion.
     @exclusivity(unchecked) var pending: [InitialValue] = []
-    /// Strong, so a model outlives no context it reads through (the context holds its objects,
-    /// and an object does not retain its model, so this makes no cycle).
+    /// Strong, so a model outlives no context it reads through; like `object`, held only while
+    /// a model holds this backing data (the context holds the object, which holds this).
     @exclusivity(unchecked) var context: ModelContext?
-    /// The observers of the model's persisted properties. Made with the backing data, not on
-    /// a model's first read: `ObservationRegistrar` is resilient, so a registrar held optional
-    /// (or in a class of its own) costs every read more than making it costs a new model.
+    /// The observers of the persisted properties of the object's models. Made with the backing
+    /// data, not on a model's first read: `ObservationRegistrar` is resilient, so a registrar
+    /// held optional (or in a class of its own) costs every read more than making it costs.
     public let observationRegistrar = ObservationRegistrar()
     /// The temporary identity of a model not yet inserted.
     private lazy var unattachedID = UUID()
 
     public init() {}
 
+    /// The backing data of `object`'s first model, which the object keeps for the next.
     init(object: ModelBackingObject, context: ModelContext) {
         self.object = object
         objectForReads = Unmanaged.passUnretained(object)
         self.context = context
+        object.backingData = self
     }
 
     /// A value a model's initialiser assigned, held by the model until its backing data is
@@ -162,20 +166,31 @@ public final class ModelBackingData {
         }
     }
 
-    /// Moves the pending values onto `object`, now registered in `context`.
+    /// Moves the pending values onto `object`, now registered in `context`, which keeps this
+    /// backing data for its later models.
     func attach(to object: ModelBackingObject, in context: ModelContext) {
         self.object = object
         self.context = context
+        object.backingData = self
         let waiting = pending
         pending = []
         take(waiting)
     }
 
-    /// Its model is going (`ModelBackingSlot`): the object must not name it any longer. Only
+    /// A new model of `object`, which kept this backing data from its earlier one.
+    func rejoin(_ object: ModelBackingObject, in context: ModelContext) {
+        self.object = object
+        self.context = context
+    }
+
+    /// Its model is going (`ModelBackingSlot`): the object must not name it any longer, and
+    /// this backing data, which the object keeps, lets go of the object and the context. Only
     /// one model at a time wraps an object, and its backing data is this one, so the object's
     /// link is that model's.
     func modelDidGo() {
         object?.model = nil
+        object = nil
+        context = nil
     }
 
     func persistentModelID(entityName: String) -> PersistentIdentifier {
