@@ -14,8 +14,11 @@ public final class ModelContext {
     /// The Core Data context underneath, for code that mixes both APIs.
     public let managedObjectContext: NSManagedObjectContext
     /// Whether changes save by themselves at the end of the main queue's current turn.
-    public var autosaveEnabled = false
-    private var autosaveScheduled = false
+    ///
+    /// Read at every change, on the context's thread alone, so it and `autosaveScheduled` skip
+    /// the dynamic exclusivity check, as the models' storage does.
+    @exclusivity(unchecked) public var autosaveEnabled = false
+    @exclusivity(unchecked) private var autosaveScheduled = false
     /// The observation of the managed object context's changes, which tells models' observers
     /// of values merged in from other contexts' saves.
     private var changeObservation: (any NSObjectProtocol)?

@@ -79,7 +79,10 @@ public final class ModelBackingData {
             if pending.isEmpty { pending = values } else { pending += values }
             return
         }
-        for initial in values { initial.binding.write(self, initial.value, initial.binding) }
+        // By index, so that each value is lent to its binding's write, not copied out of the
+        // list and destroyed after; the autosave is scheduled once for all of them.
+        for index in values.indices { values[index].binding.write(self, values[index].value, values[index].binding) }
+        if !values.isEmpty { noteChange() }
     }
 
     /// The value of `binding`'s property. Inlinable, so that an attribute of a Core Data type
@@ -100,12 +103,19 @@ public final class ModelBackingData {
         if object == nil { insertAlongsideRelatedModels(owner, value: value) }
     }
 
-    /// Sets `binding`'s property.
+    /// Sets `binding`'s property, and schedules the autosave.
     @inlinable
     public func setValue<Value>(_ value: Value, for binding: ModelPropertyBinding) {
+        store(value, for: binding)
+        noteChange()
+    }
+
+    /// Sets `binding`'s property (or keeps the value until insertion) without scheduling the
+    /// autosave: what moving several initial values at once does for each.
+    @inlinable
+    func store<Value>(_ value: Value, for binding: ModelPropertyBinding) {
         if binding.isDirect, let object {
             object.setManagedValue(value, for: binding.managed)
-            noteChange()
             return
         }
         setConvertedValue(value, for: binding)
@@ -151,7 +161,6 @@ public final class ModelBackingData {
             let models = ValueShape.models(in: value)
             object.setValue(Set(models.map { context.attach($0) as NSManagedObject }), forKey: binding.key)
         }
-        context.noteChange()
     }
 
     @usableFromInline

@@ -67,7 +67,7 @@ struct TypedProperty<Root: PersistentModel, Value> {
 
     @inlinable
     func write(_ value: Any, into backing: ModelBackingData, for binding: ModelPropertyBinding) {
-        backing.setValue(value as! Value, for: binding)
+        backing.store(value as! Value, for: binding)
     }
 
     @inlinable
