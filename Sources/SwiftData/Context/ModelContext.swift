@@ -91,14 +91,11 @@ public final class ModelContext {
         autosaveScheduled = false
         guard managedObjectContext.hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSave, object: self)
-        let inserted = Array(managedObjectContext.insertedObjects)
-        let updated = managedObjectContext.updatedObjects.map { PersistentIdentifier($0.objectID) }
-        let deleted = managedObjectContext.deletedObjects.map { PersistentIdentifier($0.objectID) }
-        try managedObjectContext.save()
+        let saved = try SavedIdentifiers.saving(managedObjectContext)
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
-            NotificationKey.insertedIdentifiers.rawValue: inserted.map { PersistentIdentifier($0.objectID) },
-            NotificationKey.updatedIdentifiers.rawValue: updated,
-            NotificationKey.deletedIdentifiers.rawValue: deleted,
+            NotificationKey.insertedIdentifiers.rawValue: saved.inserted,
+            NotificationKey.updatedIdentifiers.rawValue: saved.updated,
+            NotificationKey.deletedIdentifiers.rawValue: saved.deleted,
         ])
     }
 
