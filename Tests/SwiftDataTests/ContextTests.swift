@@ -90,6 +90,19 @@ struct ContextTests {
         #expect(saved.value?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [oldID])
     }
 
+    @Test func savedModelsNobodyHoldsLeaveTheContextAfterTheSave() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let kept = Trip(name: "Kept")
+        context.insert(kept)
+        for index in 0..<100 { context.insert(Trip(name: "Trip \(index)", nights: index)) }
+        try context.save()
+        // As a Core Data context does at the end of its save: an importer that inserts and saves
+        // in a loop keeps in memory only what it holds.
+        #expect(context.managedObjectContext.registeredObjects.count == 1)
+        #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 101)
+        #expect(kept.modelContext === context && kept.name == "Kept")
+    }
+
     @Test func processPendingChangesAppliesDeleteRules() throws {
         let container = try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         let context = ModelContext(container)
