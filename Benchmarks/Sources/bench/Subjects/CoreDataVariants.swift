@@ -3,7 +3,8 @@ import CoreData
 /// Our side of the cases that run on SQLite and on PostgreSQL, written once: the same calls
 /// timed on whichever store the container opened.
 enum CoreDataVariants {
-    /// Inserts `rows` teams into the empty store `container` opens, then saves once.
+    /// Inserts `rows` teams into the empty store `container` opens, then saves once, on a
+    /// main-queue context from the main thread.
     static func insert(rows: Int, of data: TeamData, container: @escaping () throws -> NSPersistentContainer) -> Variant {
         Variant(label: "CoreData", role: .coreData) {
             let context = CoreDataStack.context(try container())
@@ -13,6 +14,23 @@ enum CoreDataVariants {
             }
             drainMainQueue()
             return elapsed
+        }
+    }
+
+    /// The same insert and save on a private-queue context, in one `performAndWait`: the kind
+    /// of context a SwiftData `ModelContext` runs on. Its block ends as that context's save
+    /// does, by letting go of the saved objects nobody holds, which a main-queue context used
+    /// from the main thread leaves to a later fetch.
+    static func insertOnPrivateQueue(rows: Int, of data: TeamData, container: @escaping () throws -> NSPersistentContainer) -> Variant {
+        Variant(label: "CoreData", role: .coreData) {
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = try container().persistentStoreCoordinator
+            return try Stopwatch.milliseconds {
+                try context.performAndWait {
+                    CoreDataStack.insertTeams(0..<rows, of: data, into: context)
+                    try context.save()
+                }
+            }
         }
     }
 
