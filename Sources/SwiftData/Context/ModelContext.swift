@@ -191,7 +191,7 @@ public final class ModelContext {
         } else {
             backing = ModelBackingData(object: object, context: self)
         }
-        let model = type.init(backingData: backing)
+        let model = type.init(backingData: consume backing)
         object.model = model
         return model
     }
