@@ -178,15 +178,15 @@ public final class ModelBackingData {
     /// Moves the pending values onto `object`, now registered in `context`, which keeps this
     /// backing data for its later models.
     func attach(to object: ModelBackingObject, in context: ModelContext) {
-        self.object = object
-        self.context = context
+        rejoin(object, in: context)
         object.backingData = self
         let waiting = pending
         pending = []
         take(waiting)
     }
 
-    /// A new model of `object`, which kept this backing data from its earlier one.
+    /// Holds `object` and `context` for a model: the one inserted now, or a new model of an
+    /// object that kept this backing data from its earlier one.
     func rejoin(_ object: ModelBackingObject, in context: ModelContext) {
         self.object = object
         self.context = context
