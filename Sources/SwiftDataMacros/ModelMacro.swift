@@ -70,21 +70,22 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     super.init(backingData: backingData)
                 }
                 """,
+                """
+                public required init(_$backingSlot slot: consuming SwiftData.ModelBackingSlot) {
+                    \(raw: placeholders.joined(separator: "\n"))
+                    \(raw: initialValues) = []
+                    super.init(_$backingSlot: slot)
+                }
+                """,
             ]
         } else {
             members += [
-                // Made on first use, so a fetched model never makes one only to replace it.
+                // Empty until first use: a fetched model is given its object instead.
                 "@exclusivity(unchecked) private var _$backingData = SwiftData.ModelBackingSlot()",
                 """
                 public var persistentBackingData: SwiftData.ModelBackingData {
                     get {
-                        let backing: SwiftData.ModelBackingData
-                        if let existing = _$backingData.data {
-                            backing = existing
-                        } else {
-                            backing = SwiftData.ModelBackingData()
-                            _$backingData.hold(backing)
-                        }
+                        let backing = _$backingData.backingData()
                         if !\(raw: initialValues).isEmpty { backing.adopt(&\(raw: initialValues)) }
                         return backing
                     }
@@ -98,13 +99,27 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                     _$backingData = SwiftData.ModelBackingSlot(backingData)
                 }
                 """,
-                // What every persisted property's getter calls, its subclasses' too (they cannot
-                // see the slot): the backing data is made on the first read only. Each getter
-                // has already handed its own class's initial values over.
+                """
+                public required init(_$backingSlot slot: consuming SwiftData.ModelBackingSlot) {
+                    \(raw: placeholders.joined(separator: "\n"))
+                    \(raw: initialValues) = []
+                    _$backingData = slot
+                }
+                """,
+                // What every persisted property's accessors call, its subclasses' too (they
+                // cannot see the slot): a model made in code makes its backing data on its
+                // first access only. Each accessor has already handed its own class's initial
+                // values over.
                 """
                 public final func _$persistedValue<Subject: SwiftData.PersistentModel, Value>(of subject: Subject, keyPath: KeyPath<Subject, Value>, binding: SwiftData.ModelPropertyBinding) -> Value {
-                    if _$backingData.data == nil { _ = persistentBackingData }
+                    if _$backingData.isEmpty { _ = persistentBackingData }
                     return _$backingData.value(of: subject, keyPath: keyPath, binding: binding)
+                }
+                """,
+                """
+                public final func _$setPersistedValue<Subject: SwiftData.PersistentModel, Value>(_ value: Value, of subject: Subject, keyPath: KeyPath<Subject, Value>, binding: SwiftData.ModelPropertyBinding) {
+                    if _$backingData.isEmpty { _ = persistentBackingData }
+                    _$backingData.setValue(value, of: subject, keyPath: keyPath, binding: binding)
                 }
                 """,
             ]

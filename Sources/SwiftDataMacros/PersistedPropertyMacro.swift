@@ -37,10 +37,8 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             set {
-                let backing = persistentBackingData
-                backing.observationRegistrar.withMutation(of: self, keyPath: \(raw: keyPath)) {
-                    backing.setValue(newValue, for: \(raw: binding), of: self)
-                }
+                if !\(raw: initialValues).isEmpty { _ = persistentBackingData }
+                _$setPersistedValue(newValue, of: self, keyPath: \(raw: keyPath), binding: \(raw: binding))
             }
             """,
         ]

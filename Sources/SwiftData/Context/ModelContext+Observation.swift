@@ -9,14 +9,13 @@ extension ModelContext {
     static func notifyObserversOfRefreshedModels(_ objects: Set<NSManagedObject>?, in schema: Schema) {
         guard let objects else { return }
         for object in objects where !object.isFault {
-            guard let model = (object as? ModelBackingObject)?.model,
+            guard let object = object as? ModelBackingObject, object.model != nil,
                   let bindings = schema.bindings(of: object.entity) else { continue }
             let changed = object.keysChangedInCurrentEvent
-            let backing = model.persistentBackingData
             if changed.isEmpty {
-                backing.notifyObservers(of: model, changed: bindings.values)
+                object.notifyObservers(changed: bindings.values)
             } else {
-                backing.notifyObservers(of: model, changed: changed.compactMap { bindings[$0] })
+                object.notifyObservers(changed: changed.compactMap { bindings[$0] })
             }
         }
     }

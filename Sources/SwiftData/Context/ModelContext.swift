@@ -181,17 +181,11 @@ public final class ModelContext {
         return type
     }
 
-    /// A new model of class `type` around `object`, which remembers it, on the backing data the
-    /// object kept from an earlier model if it has one.
+    /// A new model of class `type` around `object`, which remembers it, and holds this context
+    /// for it.
     private func wrap<T: PersistentModel>(_ object: ModelBackingObject, as type: T.Type) -> T {
-        let backing: ModelBackingData
-        if let kept = object.backingData {
-            kept.rejoin(object, in: self)
-            backing = kept
-        } else {
-            backing = ModelBackingData(object: object, context: self)
-        }
-        let model = type.init(backingData: consume backing)
+        object.context = self
+        let model = type.init(_$backingSlot: ModelBackingSlot(object))
         object.model = model
         return model
     }
@@ -204,9 +198,10 @@ public final class ModelContext {
         guard let entity = container.schema.entity(of: type(of: model)) else {
             preconditionFailure("\(type(of: model)) is not in this container's schema")
         }
-        let object = ModelBackingObject(entity: entity, insertInto: managedObjectContext)
+        let object = ModelBackingObject(entity: entity, insertInto: managedObjectContext, observationRegistrar: backing.observationRegistrar)
         object.model = model
-        backing.attach(to: object, in: self)
+        object.context = self
+        backing.attach(to: object)
         return object
     }
 

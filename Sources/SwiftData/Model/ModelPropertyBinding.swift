@@ -22,14 +22,14 @@ public final class ModelPropertyBinding: @unchecked Sendable {
     let shape: ValueShape
     /// Sets the property of an attached model from a value held untyped (one given before the
     /// model was inserted).
-    let write: (_ backing: ModelBackingData, _ value: Any, _ binding: ModelPropertyBinding) -> Void
+    let write: (_ object: ModelBackingObject, _ value: Any, _ binding: ModelPropertyBinding) -> Void
     /// Tells the observers of `model`'s property that its value changed, with the key path the
     /// property's accessors register.
     let notify: (_ model: any PersistentModel, _ registrar: ObservationRegistrar) -> Void
 
     @usableFromInline
     init(key: String, valueType: Any.Type,
-         write: @escaping (ModelBackingData, Any, ModelPropertyBinding) -> Void,
+         write: @escaping (ModelBackingObject, Any, ModelPropertyBinding) -> Void,
          notify: @escaping (any PersistentModel, ObservationRegistrar) -> Void) {
         self.key = key
         managed = ManagedPropertyBinding(key: key)
@@ -49,7 +49,7 @@ public final class ModelPropertyBinding: @unchecked Sendable {
         let property = TypedProperty(keyPath)
         return ModelPropertyBinding(
             key: key, valueType: Value.self,
-            write: { backing, value, binding in property.write(value, into: backing, for: binding) },
+            write: { object, value, binding in property.write(value, into: object, for: binding) },
             notify: { model, registrar in property.notifyChange(of: model, to: registrar) }
         )
     }
@@ -66,8 +66,8 @@ struct TypedProperty<Root: PersistentModel, Value> {
     }
 
     @inlinable
-    func write(_ value: Any, into backing: ModelBackingData, for binding: ModelPropertyBinding) {
-        backing.store(value as! Value, for: binding)
+    func write(_ value: Any, into object: ModelBackingObject, for binding: ModelPropertyBinding) {
+        object.store(value as! Value, for: binding)
     }
 
     @inlinable

@@ -10,8 +10,12 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable w
     static var schemaUniquenessConstraints: [[String]] { get }
     /// The `#Index` declarations, as property names.
     static var schemaIndexes: [[String]] { get }
-    /// Makes a model around existing backing data (a fetched object).
+    /// Makes a model around existing backing data.
     init(backingData: ModelBackingData)
+    /// Makes a model around a fetched object, which the slot holds: what a context calls, so
+    /// that a fetched model has no backing data of its own until someone asks for it. The
+    /// `@Model` macro writes it.
+    init(_$backingSlot slot: consuming ModelBackingSlot)
 }
 
 extension PersistentModel {
