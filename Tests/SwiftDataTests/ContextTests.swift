@@ -128,6 +128,21 @@ struct ContextTests {
         #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["Autosaved"])
     }
 
+    @MainActor @Test func mainContextSavesAChangeToAFetchedModelByItself() async throws {
+        let directory = TemporaryDirectory()
+        let container = try directory.container(Trip.self, Stop.self)
+        let writer = ModelContext(container)
+        writer.insert(Trip(name: "Fetched", nights: 1))
+        try writer.save()
+        let trip = try #require(try container.mainContext.fetch(FetchDescriptor<Trip>()).first)
+        #expect(!container.mainContext.hasChanges)
+        trip.nights = 4
+        #expect(container.mainContext.hasChanges)
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        #expect(!container.mainContext.hasChanges)
+        #expect(try directory.sqlite("SELECT ZNIGHTS FROM ZTRIP") == ["4"])
+    }
+
     @Test func aMergeWaitsForTheModelActorsJobToEnd() async throws {
         let directory = TemporaryDirectory()
         let (container, _, trip) = try directory.containerWithSavedTrip(named: "Porto", nights: 2)

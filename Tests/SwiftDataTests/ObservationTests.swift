@@ -86,6 +86,58 @@ struct ObservationTests {
         #expect(name.value == 0)
     }
 
+    @Test func observersOfAModelMadeInCodeKeepHearingAfterItsInsertion() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        weak var made: Trip?
+        let nights: Changes
+        do {
+            let trip = Trip(name: "Lisbon", nights: 2)
+            made = trip
+            nights = track { _ = trip.nights }
+            context.insert(trip)
+            try context.save()
+            #expect(nights.value == 0, "inserting and saving changed no value")
+        }
+        #expect(made == nil, "nothing holds the model made in code any longer")
+        let fetched = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        fetched.nights = 3
+        #expect(nights.value == 1, "the object inserted for the model keeps the observers registered before")
+    }
+
+    @Test func observersOfOneFetchedModelDoNotHearOfAnothersChanges() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        context.insert(Trip(name: "Lisbon", nights: 2))
+        context.insert(Trip(name: "Porto", nights: 1))
+        try context.save()
+        let trips = try ModelContext(context.container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        try #require(trips.count == 2)
+        let lisbon = track { _ = trips[0].nights }
+        trips[1].nights = 5
+        #expect(lisbon.value == 0, "each fetched object has observers of its own")
+        trips[0].nights = 3
+        #expect(lisbon.value == 1)
+    }
+
+    @Test func aFetchedModelsBackingDataIsMadeWhenAskedForAndSharesItsObservers() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let inserted = Trip(name: "Lisbon", nights: 2)
+        context.insert(inserted)
+        try context.save()
+        let savedID = inserted.persistentModelID
+        let trip = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Trip>()).first)
+        let nights = track { _ = trip.nights }
+        let backing = trip.persistentBackingData
+        #expect(trip.persistentBackingData === backing, "made once, then kept by the model")
+        #expect(backing.context === trip.modelContext && trip.modelContext !== context)
+        #expect(trip.persistentModelID == savedID && !trip.hasChanges && !trip.isDeleted)
+        trip.nights = 3
+        #expect(nights.value == 1, "observers registered before the backing data was made hear of later sets")
+        #expect(trip.hasChanges && trip.nights == 3)
+        let again = track { _ = trip.nights }
+        backing.observationRegistrar.withMutation(of: trip, keyPath: \.nights) {}
+        #expect(again.value == 1, "the backing data's registrar is the one the model's reads register with")
+    }
+
     @Test func aRollbackTellsObserversOfTheRevertedValues() throws {
         let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let trip = Trip(name: "Lisbon", nights: 2)
