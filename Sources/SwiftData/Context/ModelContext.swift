@@ -184,7 +184,7 @@ public final class ModelContext {
     /// A new model of class `type` around `object`, which remembers it, and holds this context
     /// for it.
     private func wrap<T: PersistentModel>(_ object: ModelBackingObject, as type: T.Type) -> T {
-        object.prepareForModel(in: self)
+        object.context = self
         let model = type.init(_$backingSlot: ModelBackingSlot(object))
         object.model = model
         return model

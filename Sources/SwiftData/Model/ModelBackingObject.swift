@@ -18,16 +18,11 @@ final class ModelBackingObject: NSManagedObject {
     /// the object, so observers outlast a model nobody holds and hear of changes through the
     /// object's next model.
     ///
-    /// Until the object's first model, the registrar every such object shares: an object no
-    /// model ever wraps (a relationship's destination nobody reads, a row fetched to be
-    /// deleted) makes none, and nobody can observe an object but through a model. Not optional:
-    /// `ObservationRegistrar` is resilient, so reading an optional one costs every property
-    /// read more than making a registrar costs.
-    @exclusivity(unchecked) @usableFromInline private(set) var observationRegistrar: ObservationRegistrar
-    /// Whether `observationRegistrar` is this object's own, not the shared one.
-    @exclusivity(unchecked) private var hasOwnRegistrar: Bool
-    /// The registrar of objects no model has wrapped yet, which nobody observes.
-    private static let unobserved = ObservationRegistrar()
+    /// Made with the object, so an object no model ever wraps (a row fetched only to be
+    /// deleted) makes one too. A constant, because `ObservationRegistrar` is resilient: a read
+    /// of an optional or variable one copies it, which costs each property access a retain and
+    /// a release, more than making the registrar costs across a model's reads.
+    @usableFromInline let observationRegistrar: ObservationRegistrar
     /// The context the object's model reads related models through. Strong, so a model outlives
     /// no context it reads through; held only while a model holds this object (the context
     /// holds the object), so it keeps no context alive that nobody uses.
@@ -39,8 +34,7 @@ final class ModelBackingObject: NSManagedObject {
     /// The object of a fetched row or of `NSEntityDescription.insertNewObject`: its observers
     /// start with it.
     override init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
-        observationRegistrar = Self.unobserved
-        hasOwnRegistrar = false
+        observationRegistrar = ObservationRegistrar()
         super.init(entity: entity, insertInto: context)
     }
 
@@ -48,18 +42,7 @@ final class ModelBackingObject: NSManagedObject {
     /// observers registered with before the insertion.
     init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext, observationRegistrar: ObservationRegistrar) {
         self.observationRegistrar = observationRegistrar
-        hasOwnRegistrar = true
         super.init(entity: entity, insertInto: context)
-    }
-
-    /// A model is made around this object, held by `context`: its observers need a registrar
-    /// of their own.
-    func prepareForModel(in context: ModelContext) {
-        self.context = context
-        if !hasOwnRegistrar {
-            observationRegistrar = ObservationRegistrar()
-            hasOwnRegistrar = true
-        }
     }
 
     /// Its model is going: the object names it no longer, and lets go of the context. Only one
