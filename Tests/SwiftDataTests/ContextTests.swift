@@ -90,6 +90,31 @@ struct ContextTests {
         #expect(saved.value?[ModelContext.NotificationKey.deletedIdentifiers.rawValue] as? [PersistentIdentifier] == [oldID])
     }
 
+    @Test func aStoreThatDoesNotAllowSavesThrowsAndPostsNoDidSave() throws {
+        let directory = TemporaryDirectory()
+        _ = try directory.containerWithSavedTrip(named: "Saved", nights: 1)
+        let readOnly = try ModelContainer(for: Schema([Trip.self, Stop.self]),
+                                          configurations: [ModelConfiguration(url: directory.storeURL, allowsSave: false)])
+        let context = ModelContext(readOnly)
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["Saved"])
+
+        let willSave = Counter()
+        let didSave = Counter()
+        let observers = [
+            NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in willSave.value += 1 },
+            NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { _ in didSave.value += 1 },
+        ]
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        context.insert(Trip(name: "Refused"))
+        let error = #expect(throws: (any Error).self) { try context.save() }
+        #expect((error as NSError?)?.code == NSPersistentStoreSaveError)
+        #expect(willSave.value == 1 && didSave.value == 0, "a save that fails announces itself but reports nothing saved")
+        #expect(context.hasChanges, "the refused insert is still there to keep or roll back")
+        #expect(try directory.sqlite("SELECT ZNAME FROM ZTRIP") == ["Saved"])
+        context.rollback()
+        #expect(!context.hasChanges)
+    }
+
     @Test func savedModelsNobodyHoldsLeaveTheContextAfterTheSave() throws {
         let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
         let kept = Trip(name: "Kept")
