@@ -135,4 +135,16 @@ struct ModelTests {
         context.delete(trip)
         #expect(trip.isDeleted)
     }
+
+    @Test func aModelGivenOtherBackingDataReadsItAndLeavesItsObjectToANewModel() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, Stop.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true)))
+        let trip = Trip(name: "Oslo", nights: 2)
+        context.insert(trip)
+        try context.save()
+        trip.persistentBackingData = Trip(name: "Bergen", nights: 4).persistentBackingData
+        #expect(trip.name == "Bergen" && trip.nights == 4 && trip.modelContext == nil)
+        let oslo = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
+        #expect(oslo !== trip, "the saved object no longer names the model that let go of it")
+        #expect(oslo.name == "Oslo" && oslo.modelContext === context)
+    }
 }
