@@ -3,9 +3,9 @@ import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
 /// `@Model final class Trip { var name: String ... }` becomes a persistent model: every stored
-/// `var` not marked `@Transient` reads and writes through the model's backing data (see
-/// `PersistedPropertyMacro`), and the class gains the schema metadata, the backing-data
-/// initialiser and `PersistentModel` (which is `Observable`).
+/// `var` not marked `@Transient` reads and writes through what backs the model (see
+/// `PersistedPropertyMacro`), and the class gains the schema metadata, the initialisers around
+/// backing data and around a fetched object, and `PersistentModel` (which is `Observable`).
 ///
 /// A model class may subclass another (`@Model class Car: Vehicle`), as on Apple platforms
 /// since iOS 26. The compiler tells which it is: it lists `PersistentModel` among the

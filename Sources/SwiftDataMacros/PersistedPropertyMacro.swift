@@ -1,8 +1,9 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// What `@Model` puts on each persisted property: accessors through the backing data that
-/// report reads and writes to its observation registrar, an init accessor so the class's own
+/// What `@Model` puts on each persisted property: accessors through what backs the model (its
+/// managed object, or its backing data before insertion) that report reads and writes to the
+/// observation registrar, an init accessor so the class's own
 /// initialisers assign it like a stored property, and three peers: the property's binding (a
 /// static resolved once per class, so an access looks nothing up by name), its key path for the
 /// registrar (a static too) and a placeholder stored property the init accessor initialises

@@ -13,8 +13,8 @@ public final class ModelBackingData {
     @exclusivity(unchecked) @usableFromInline private(set) var object: ModelBackingObject? {
         didSet { objectForReads = object.map(Unmanaged.passUnretained) }
     }
-    /// `object`, unretained, for the accessors' reads: `object` keeps it alive as long as this
-    /// backing data lives, and a read through a retained copy costs a retain and a release.
+    /// `object`, unretained, for the accessors: `object` keeps it alive as long as this backing
+    /// data lives, and an access through a retained copy costs a retain and a release.
     @exclusivity(unchecked) @usableFromInline private(set) var objectForReads: Unmanaged<ModelBackingObject>?
     /// Values assigned before insertion, in assignment order, each with its property's binding,
     /// which moves it onto the managed object at insertion.
@@ -100,8 +100,8 @@ public final class ModelBackingData {
     /// Sets `binding`'s property of `owner`, telling the property's observers.
     @inlinable
     public func setValue<Value, Owner: PersistentModel>(_ value: Value, for binding: ModelPropertyBinding, of owner: Owner, keyPath: KeyPath<Owner, Value>) {
-        if let object {
-            object.setValue(value, of: owner, keyPath: keyPath, binding: binding)
+        if let objectForReads {
+            objectForReads._withUnsafeGuaranteedRef { $0.setValue(value, of: owner, keyPath: keyPath, binding: binding) }
             return
         }
         setPendingValue(value, for: binding, of: owner, keyPath: keyPath)
