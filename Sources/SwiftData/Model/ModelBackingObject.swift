@@ -5,8 +5,8 @@ import Observation
 ///
 /// It carries what belongs to the object rather than to one model of it: the observers of its
 /// models' properties and, while a model holds it, the context its models read through. A
-/// model the context makes around a fetched object holds this object and nothing else, so
-/// fetching a model costs one allocation beside Core Data's own: the model.
+/// model the context makes around a fetched object holds this object and nothing else: beside
+/// Core Data's own, fetching a model allocates only the model and the registrar.
 @usableFromInline
 final class ModelBackingObject: NSManagedObject {
     /// The model wrapping this object while one exists: the model holds its object, and a model
