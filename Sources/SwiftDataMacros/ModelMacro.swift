@@ -32,8 +32,9 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let indexes = freestandingKeyPaths(of: declaration, macro: "Index")
         let placeholders = properties.map { "_\($0.name) = SwiftData._SwiftDataNoType()" }
         // Swift gives properties their initial values (nil for an optional) through their init
-        // accessors before any initialiser's body; around existing backing data they are not
-        // values to keep, so `init(backingData:)` drops them.
+        // accessors before any initialiser's body; around existing backing data or a fetched
+        // object they are not values to keep, so `init(backingData:)` and
+        // `init(_$backingSlot:)` drop them.
         let initialValues = PersistedPropertyMacro.initialValuesName(of: typeName)
         let metadataFunction = metadataFunctionName(of: typeName)
         let inheritedMetadata = superclass.map { "\($0).\(metadataFunctionName(of: $0))(rootedAt: root) + " } ?? ""
