@@ -184,9 +184,8 @@ public final class ModelContext {
     /// A new model of class `type` around `object`, which remembers it, and holds this context
     /// for it.
     private func wrap<T: PersistentModel>(_ object: ModelBackingObject, as type: T.Type) -> T {
-        object.context = self
         let model = type.init(_$backingSlot: ModelBackingSlot(object))
-        object.model = model
+        object.join(model, in: self)
         return model
     }
 
@@ -199,8 +198,7 @@ public final class ModelContext {
             preconditionFailure("\(type(of: model)) is not in this container's schema")
         }
         let object = ModelBackingObject(entity: entity, insertInto: managedObjectContext, observationRegistrar: backing.observationRegistrar)
-        object.model = model
-        object.context = self
+        object.join(model, in: self)
         backing.attach(to: object)
         return object
     }

@@ -45,6 +45,12 @@ final class ModelBackingObject: NSManagedObject {
         super.init(entity: entity, insertInto: context)
     }
 
+    /// `model` wraps this object now, for `context`, which it reads related models through.
+    func join(_ model: any PersistentModel, in context: ModelContext) {
+        self.model = model
+        self.context = context
+    }
+
     /// Its model is going: the object names it no longer, and lets go of the context. Only one
     /// model at a time wraps an object, so the link is that model's.
     func modelDidGo() {
