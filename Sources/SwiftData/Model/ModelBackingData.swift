@@ -37,7 +37,7 @@ public final class ModelBackingData {
     }
 
     /// The context the model is inserted in or was fetched by.
-    var context: ModelContext? { object?.context }
+    public var context: ModelContext? { object?.context }
 
     /// A value a model's initialiser assigned, held by the model until its backing data is
     /// first asked for: Swift runs a subclass's property initialisation before its superclass
