@@ -46,6 +46,9 @@ final class ModelBackingObject: NSManagedObject {
     }
 
     /// `model` wraps this object now, for `context`, which it reads related models through.
+    /// Always inlined: as a call, retaining and releasing its arguments cost each fetched model
+    /// about 60 instructions.
+    @inline(__always)
     func join(_ model: any PersistentModel, in context: ModelContext) {
         self.model = model
         self.context = context
